@@ -1,9 +1,18 @@
+// One binary: the GUI when given nothing or files, the CLI when given a subcommand.
+#include "cli.h"
+#include "gui_main.h"
+
 #include <QCoreApplication>
-#include <cstdio>
 
 int main(int argc, char** argv)
 {
-    QCoreApplication app(argc, argv);
-    std::printf("rankscope 0.1.0\n");
-    return 0;
+    QStringList args;
+    for (int i = 1; i < argc; ++i)
+        args.push_back(QString::fromLocal8Bit(argv[i]));
+    if (rankscope::isCliInvocation(args)) {
+        QCoreApplication app(argc, argv);
+        QCoreApplication::setApplicationName(QStringLiteral("rankscope"));
+        return rankscope::runCli(args);
+    }
+    return rankscope::runGui(argc, argv, args);
 }

@@ -2,6 +2,7 @@
 // Everything the engine produces is one of these; views and reports only read them.
 #pragma once
 
+#include <QByteArray>
 #include <QHash>
 #include <QString>
 #include <QStringList>
@@ -75,6 +76,8 @@ struct RankInfo
     std::vector<int> channelNics; // NCCL NIC indexes named by "via NET/IB/<n>" channel lines
     bool gdr = false;             // a channel line used /GDRDMA
     QString cpuAffinity;          // as printed by "Setting affinity for GPU" (range list or hex mask)
+    QStringList addresses;        // bootstrap / OOB IP addresses of the process
+    QString lastStep;             // the last "step N" progress line
     std::vector<int> files;       // indexes into Incident::files
     EventTime firstTime, lastTime;
     bool timesKnown = false;     // at least one stamped (not inferred) line
@@ -93,6 +96,7 @@ struct FileInfo
     bool hasTimestamps = false;   // at least one line carried a stamp
     qint64 unattributedLines = 0; // lines with no rank
     std::vector<qint64> lineOffsets; // byte offset of each line start in the decompressed stream
+    QByteArray content;              // in-memory inputs (pasted text, stdin): the bytes; empty for files on disk
     QStringList notes;               // per-file remarks (truncated gzip, long lines cut, ...)
 };
 
@@ -100,6 +104,20 @@ struct SkippedInput
 {
     QString path;
     QString reason;
+};
+
+// One block of torchrun's ChildFailedError summary ("Failures:" or "Root Cause (first observed failure):").
+struct TorchrunFailure
+{
+    QString host; // as printed: socket.getfqdn() of the agent
+    int rank = -1;
+    int localRank = -1;
+    int exitCode = 0;
+    qint64 pid = -1;
+    QString time; // whole seconds, as printed ("2026-03-14_02:27:45")
+    bool rootCause = false;
+    int file = -1;
+    qint64 line = 0;
 };
 
 // One job attempt (elastic restarts make several).
@@ -113,6 +131,7 @@ struct Incident
     std::vector<SkippedInput> skipped;
     QStringList warnings;         // attribution conflicts, unknown cross-rank order, ...
     int firstWarn = -1;           // index into events: the earliest WARN or worse overall
+    std::vector<TorchrunFailure> torchrunFailures;
     qint64 totalBytes = 0;
 
     const RankInfo* rankInfo(int rank) const;

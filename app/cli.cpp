@@ -1,0 +1,62 @@
+#include "cli.h"
+
+#include "cli_signatures.h"
+#include "cli_topology.h"
+
+#include <QTextStream>
+
+#include <cstdio>
+
+namespace rankscope {
+
+
+namespace {
+
+const char* kUsage =
+    "usage:\n"
+    "  rankscope [PATH...]                         open the window (log folders, files, topology captures)\n"
+    "  rankscope --screenshot FILE [PATH...]       render the window to a PNG and exit\n"
+    "  rankscope diagnose PATH... [--topology FILE]... [--format text|json|markdown] [--signatures DIR]\n"
+    "                     [--attempt N]\n"
+    "  rankscope topology FILE... [--host NAME] [--logs PATH] [--format text|json]\n"
+    "  rankscope capture-topology [-o FILE]\n"
+    "  rankscope signatures check [DIR] | signatures list\n"
+    "  rankscope --version | --help\n";
+
+} // namespace
+
+bool isCliInvocation(const QStringList& args)
+{
+    if (args.isEmpty())
+        return false;
+    static const QStringList commands { QStringLiteral("diagnose"), QStringLiteral("topology"), QStringLiteral("capture-topology"),
+                                        QStringLiteral("signatures"), QStringLiteral("--version"), QStringLiteral("-v"),
+                                        QStringLiteral("--help"), QStringLiteral("-h"), QStringLiteral("help") };
+    return commands.contains(args.front());
+}
+
+int runCli(const QStringList& args)
+{
+    const QString cmd = args.front();
+    const QStringList rest = args.mid(1);
+    if (cmd == QLatin1String("--version") || cmd == QLatin1String("-v")) {
+        std::printf("rankscope %s\n", RANKSCOPE_VERSION);
+        return 0;
+    }
+    if (cmd == QLatin1String("--help") || cmd == QLatin1String("-h") || cmd == QLatin1String("help")) {
+        std::fputs(kUsage, stdout);
+        return 0;
+    }
+    if (cmd == QLatin1String("diagnose"))
+        return runDiagnoseCommand(rest);
+    if (cmd == QLatin1String("topology"))
+        return runTopologyCommand(rest);
+    if (cmd == QLatin1String("capture-topology"))
+        return runCaptureTopologyCommand(rest);
+    if (cmd == QLatin1String("signatures"))
+        return runSignaturesCommand(rest);
+    std::fputs(kUsage, stderr);
+    return 64;
+}
+
+} // namespace rankscope

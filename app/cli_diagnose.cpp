@@ -1,0 +1,98 @@
+// `rankscope diagnose PATH...`: the analysis and a report on stdout.
+#include "cli.h"
+
+#include "analysis.h"
+#include "report.h"
+#include "topology_report.h"
+
+#include <QJsonDocument>
+
+#include <cstdio>
+
+namespace rankscope {
+
+namespace {
+
+void printErr(const QString& s) { std::fprintf(stderr, "rankscope diagnose: %s\n", s.toLocal8Bit().constData()); }
+
+} // namespace
+
+int runDiagnoseCommand(const QStringList& args)
+{
+    AnalysisRequest request;
+    QString format = QStringLiteral("text");
+    int attempt = -1;
+    for (int i = 0; i < args.size(); ++i) {
+        const QString& a = args[i];
+        const bool takesValue = a == QLatin1String("--format") || a == QLatin1String("-f") || a == QLatin1String("--topology")
+            || a == QLatin1String("-t") || a == QLatin1String("--signatures") || a == QLatin1String("--attempt")
+            || a == QLatin1String("--host");
+        if (takesValue && i + 1 >= args.size()) {
+            printErr(QStringLiteral("%1 needs a value").arg(a));
+            return 64;
+        }
+        if (a == QLatin1String("--format") || a == QLatin1String("-f"))
+            format = args[++i];
+        else if (a == QLatin1String("--topology") || a == QLatin1String("-t"))
+            request.topologyPaths << args[++i];
+        else if (a == QLatin1String("--signatures"))
+            request.signatureDirs << args[++i];
+        else if (a == QLatin1String("--attempt"))
+            attempt = args[++i].toInt();
+        else if (a == QLatin1String("--host"))
+            request.topologyHost = args[++i];
+        else if (a.startsWith(QLatin1String("--"))) {
+            printErr(QStringLiteral("unknown option %1").arg(a));
+            return 64;
+        } else
+            request.logPaths << a;
+    }
+    if (format != QLatin1String("text") && format != QLatin1String("json") && format != QLatin1String("markdown")) {
+        printErr(QStringLiteral("--format must be text, json or markdown, not %1").arg(format));
+        return 64;
+    }
+    if (request.logPaths.isEmpty()) {
+        printErr(QStringLiteral("no input: give log folders or files (or - for stdin)"));
+        return 2;
+    }
+
+    Analysis analysis = analyze(request);
+    for (const QString& e : analysis.catalog.errors)
+        printErr(QStringLiteral("signature catalog: %1").arg(e));
+    for (const QString& e : analysis.topology.errors)
+        printErr(QStringLiteral("topology: %1").arg(e));
+    if (analysis.attempts.empty()) {
+        printErr(analysis.error);
+        return 2;
+    }
+    int which = analysis.current;
+    QStringList attempts;
+    for (size_t i = 0; i < analysis.attempts.size(); ++i) {
+        attempts << analysis.attempts[i].incident.label;
+        if (attempt >= 0 && analysis.attempts[i].incident.label == QStringLiteral("attempt_%1").arg(attempt))
+            which = static_cast<int>(i);
+    }
+    const AttemptAnalysis& a = analysis.attempts[static_cast<size_t>(which)];
+
+    ReportInput report;
+    report.incident = &a.incident;
+    report.diagnosis = &a.diagnosis;
+    report.catalog = &analysis.catalog.catalog;
+    if (attempts.size() > 1)
+        report.attempts = attempts;
+    if (!analysis.topology.hosts.empty()) {
+        report.topology = topologyToJson(analysis.topology, &a.placement);
+        report.topologyText = placementText(analysis.topology, a.placement);
+    }
+    QByteArray out;
+    if (format == QLatin1String("json"))
+        out = QJsonDocument(reportJson(report)).toJson(QJsonDocument::Indented);
+    else if (format == QLatin1String("markdown"))
+        out = reportMarkdown(report).toUtf8();
+    else
+        out = reportText(report).toUtf8();
+    std::fwrite(out.constData(), 1, static_cast<size_t>(out.size()), stdout);
+    return 0;
+}
+
+} // namespace rankscope

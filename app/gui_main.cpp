@@ -1,0 +1,64 @@
+#include "gui_main.h"
+
+#include "main_window.h"
+
+#include <QApplication>
+#include <QEventLoop>
+#include <QImage>
+#include <QTimer>
+
+#include <cstdio>
+
+namespace rankscope {
+
+int runGui(int& argc, char** argv, const QStringList& args)
+{
+    QApplication app(argc, argv);
+    QApplication::setOrganizationName(QStringLiteral("Rankscope"));
+    QApplication::setApplicationName(QStringLiteral("rankscope"));
+    QApplication::setApplicationVersion(QStringLiteral(RANKSCOPE_VERSION));
+    QApplication::setWindowIcon(QIcon(QStringLiteral(":/icons/rankscope.svg")));
+
+    QString screenshot;
+    QStringList paths, topology;
+    for (int i = 0; i < args.size(); ++i) {
+        if (args[i] == QLatin1String("--screenshot") && i + 1 < args.size())
+            screenshot = args[++i];
+        else if ((args[i] == QLatin1String("--topology") || args[i] == QLatin1String("-t")) && i + 1 < args.size())
+            topology << args[++i];
+        else
+            paths << args[i];
+    }
+
+    MainWindow window;
+    if (!screenshot.isEmpty())
+        window.resize(1680, 1050);
+    window.show();
+    if (!paths.isEmpty() || !topology.isEmpty()) {
+        window.openPaths(paths, topology);
+    }
+    if (screenshot.isEmpty())
+        return app.exec();
+
+    // Headless use: wait for the analysis, let the layout settle, render once, exit.
+    if (window.isLoading()) {
+        QEventLoop loop;
+        QObject::connect(&window, &MainWindow::analysisFinished, &loop, &QEventLoop::quit);
+        QTimer::singleShot(300000, &loop, &QEventLoop::quit);
+        loop.exec();
+    }
+    for (int i = 0; i < 5; ++i) {
+        QApplication::processEvents();
+        QEventLoop settle;
+        QTimer::singleShot(40, &settle, &QEventLoop::quit);
+        settle.exec();
+    }
+    const QImage image = window.grab().toImage();
+    if (!image.save(screenshot, "PNG")) {
+        std::fprintf(stderr, "rankscope: cannot write screenshot %s\n", screenshot.toLocal8Bit().constData());
+        return 1;
+    }
+    return 0;
+}
+
+} // namespace rankscope

@@ -1,0 +1,494 @@
+#include "main_window.h"
+
+#include "diagnosis_pane.h"
+#include "log_view.h"
+#include "report_export.h"
+#include "timeline_view.h"
+#include "topology_view.h"
+
+#include <QApplication>
+#include <QClipboard>
+#include <QCloseEvent>
+#include <QComboBox>
+#include <QDockWidget>
+#include <QDragEnterEvent>
+#include <QFileDialog>
+#include <QFile>
+#include <QFileInfo>
+#include <QHeaderView>
+#include <QLabel>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QMimeData>
+#include <QPointer>
+#include <QProgressBar>
+#include <QSettings>
+#include <QStatusBar>
+#include <QToolBar>
+#include <QToolButton>
+#include <QTreeWidget>
+#include <QVBoxLayout>
+#include <QtConcurrent/QtConcurrentRun>
+
+namespace rankscope {
+
+MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
+{
+    setWindowTitle(tr("Rankscope"));
+    setWindowIcon(QIcon(QStringLiteral(":/icons/rankscope.svg")));
+    setAcceptDrops(true);
+    setDockOptions(AnimatedDocks | AllowTabbedDocks | AllowNestedDocks);
+
+    auto* central = new QWidget;
+    auto* v = new QVBoxLayout(central);
+    v->setContentsMargins(0, 0, 0, 0);
+    v->setSpacing(0);
+    m_banner = new QLabel(tr("Drop a log folder, files or a traceback here — or File ▸ Open Log Folder (Ctrl+O)."));
+    m_banner->setWordWrap(true);
+    m_banner->setMargin(8);
+    m_banner->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    QFont bf = m_banner->font();
+    bf.setPointSizeF(bf.pointSizeF() * 1.25);
+    bf.setBold(true);
+    m_banner->setFont(bf);
+    v->addWidget(m_banner);
+    m_timeline = new TimelineView;
+    v->addWidget(m_timeline, 1);
+    setCentralWidget(central);
+
+    buildDocks();
+    buildMenus();
+
+    m_progress = new QProgressBar;
+    m_progress->setMaximumWidth(220);
+    m_progress->setVisible(false);
+    m_stop = new QToolButton;
+    m_stop->setText(tr("Stop"));
+    m_stop->setVisible(false);
+    connect(m_stop, &QToolButton::clicked, this, [this] {
+        if (m_cancel)
+            m_cancel->cancel();
+    });
+    m_statusFiles = new QLabel;
+    m_statusSkipped = new QToolButton;
+    m_statusSkipped->setAutoRaise(true);
+    m_statusSkipped->setVisible(false);
+    connect(m_statusSkipped, &QToolButton::clicked, this, &MainWindow::showSkipped);
+    m_statusWarnings = new QToolButton;
+    m_statusWarnings->setAutoRaise(true);
+    m_statusWarnings->setVisible(false);
+    connect(m_statusWarnings, &QToolButton::clicked, this, &MainWindow::showWarnings);
+    statusBar()->addWidget(m_statusFiles, 1);
+    statusBar()->addPermanentWidget(m_statusSkipped);
+    statusBar()->addPermanentWidget(m_statusWarnings);
+    statusBar()->addPermanentWidget(m_progress);
+    statusBar()->addPermanentWidget(m_stop);
+
+    connect(&m_watcher, &QFutureWatcher<std::shared_ptr<Analysis>>::finished, this, &MainWindow::onFinished);
+    connect(m_timeline, &TimelineView::eventSelected, this, &MainWindow::showEvent);
+    connect(m_diagnosis, &DiagnosisPane::eventActivated, this, &MainWindow::showEvent);
+
+    resize(1500, 950);
+    QSettings settings;
+    restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray());
+    restoreState(settings.value(QStringLiteral("window/state")).toByteArray());
+}
+
+MainWindow::~MainWindow()
+{
+    if (m_cancel)
+        m_cancel->cancel();
+    m_watcher.waitForFinished();
+}
+
+void MainWindow::buildDocks()
+{
+    auto dock = [this](const QString& title, const QString& name, QWidget* w, Qt::DockWidgetArea area) {
+        auto* d = new QDockWidget(title, this);
+        d->setObjectName(name);
+        d->setWidget(w);
+        addDockWidget(area, d);
+        return d;
+    };
+    m_diagnosis = new DiagnosisPane;
+    QDockWidget* diag = dock(tr("Diagnosis"), QStringLiteral("diagnosis"), m_diagnosis, Qt::RightDockWidgetArea);
+    diag->setMinimumWidth(560);
+
+    m_ranks = new QTreeWidget;
+    m_ranks->setHeaderLabels({ tr("Rank"), tr("Host"), tr("GPU"), tr("First WARN"), tr("Message") });
+    m_ranks->setRootIsDecorated(false);
+    m_ranks->setUniformRowHeights(true);
+    m_ranks->setAlternatingRowColors(true);
+    m_ranks->header()->setStretchLastSection(true);
+    connect(m_ranks, &QTreeWidget::itemActivated, this, [this](QTreeWidgetItem* item) {
+        const int ev = item->data(0, Qt::UserRole).toInt();
+        if (ev >= 0)
+            showEvent(ev);
+    });
+    connect(m_ranks, &QTreeWidget::itemClicked, this, [this](QTreeWidgetItem* item) {
+        const int ev = item->data(0, Qt::UserRole).toInt();
+        if (ev >= 0)
+            showEvent(ev);
+    });
+    dock(tr("Ranks"), QStringLiteral("ranks"), m_ranks, Qt::LeftDockWidgetArea)->setMinimumWidth(300);
+
+    m_log = new LogView;
+    QDockWidget* log = dock(tr("Log"), QStringLiteral("log"), m_log, Qt::BottomDockWidgetArea);
+    m_topology = new TopologyView;
+    QDockWidget* topo = dock(tr("Topology"), QStringLiteral("topology"), m_topology, Qt::BottomDockWidgetArea);
+    tabifyDockWidget(log, topo);
+    log->raise();
+}
+
+void MainWindow::buildMenus()
+{
+    QMenu* file = menuBar()->addMenu(tr("&File"));
+    QAction* openFolder = file->addAction(tr("Open &Log Folder…"), this, [this] {
+        const QString dir = QFileDialog::getExistingDirectory(this, tr("Open Log Folder"));
+        if (!dir.isEmpty())
+            openPaths({ dir });
+    });
+    openFolder->setShortcut(QKeySequence::Open);
+    QAction* openFile = file->addAction(tr("Open &File…"), this, [this] {
+        const QStringList files = QFileDialog::getOpenFileNames(this, tr("Open Log Files"));
+        if (!files.isEmpty())
+            openPaths(files);
+    });
+    openFile->setShortcut(QKeySequence(tr("Ctrl+Shift+O")));
+    QAction* openTopo = file->addAction(tr("Open &Topology…"), this, [this] {
+        const QStringList files = QFileDialog::getOpenFileNames(this, tr("Open Topology Capture"));
+        if (!files.isEmpty())
+            addTopology(files);
+    });
+    openTopo->setShortcut(QKeySequence(tr("Ctrl+T")));
+    m_recentMenu = file->addMenu(tr("&Recent"));
+    rebuildRecentMenu();
+    file->addSeparator();
+    QAction* paste = file->addAction(tr("&Paste Traceback"), this, &MainWindow::pasteFromClipboard);
+    paste->setShortcut(QKeySequence::Paste);
+    QAction* exportAct = file->addAction(tr("&Export Report…"), this, &MainWindow::exportReportInteractive);
+    exportAct->setShortcut(QKeySequence(tr("Ctrl+E")));
+    file->addSeparator();
+    file->addAction(tr("&Quit"), this, &QWidget::close)->setShortcut(QKeySequence::Quit);
+
+    QMenu* view = menuBar()->addMenu(tr("&View"));
+    for (QDockWidget* d : findChildren<QDockWidget*>())
+        view->addAction(d->toggleViewAction());
+
+    QToolBar* bar = addToolBar(tr("Attempt"));
+    bar->setObjectName(QStringLiteral("attemptbar"));
+    m_attempts = new QComboBox;
+    m_attempts->setToolTip(tr("Elastic restarts: each attempt is an incident of its own"));
+    bar->addWidget(new QLabel(tr(" Attempt: ")));
+    bar->addWidget(m_attempts);
+    bar->setVisible(false);
+    connect(m_attempts, &QComboBox::activated, this, [this](int i) { showAttempt(i); });
+
+    QMenu* help = menuBar()->addMenu(tr("&Help"));
+    help->addAction(tr("&Keyboard"), this, [this] {
+        QMessageBox::information(this, tr("Keyboard"),
+                                 tr("Timeline: W/S zoom, A/D pan, F fit, Home initiating event, N/P next/previous WARN or worse, "
+                                    "drag to zoom into a range.\nCtrl+O open folder, Ctrl+T open topology, Ctrl+V paste a traceback, "
+                                    "Ctrl+E export report."));
+    });
+}
+
+void MainWindow::openPaths(const QStringList& paths, const QStringList& topology)
+{
+    AnalysisRequest r;
+    r.logPaths = paths;
+    r.topologyPaths = topology;
+    addRecent(paths);
+    start(r);
+}
+
+void MainWindow::openPastedText(const QString& text)
+{
+    AnalysisRequest r;
+    r.pastedText = text;
+    start(r);
+}
+
+void MainWindow::addTopology(const QStringList& paths)
+{
+    AnalysisRequest r = m_request;
+    r.topologyPaths << paths;
+    start(r);
+}
+
+bool MainWindow::isLoading() const { return m_watcher.isRunning(); }
+
+const AttemptAnalysis* MainWindow::currentAttempt() const
+{
+    if (!m_analysis || m_attempt < 0 || m_attempt >= static_cast<int>(m_analysis->attempts.size()))
+        return nullptr;
+    return &m_analysis->attempts[static_cast<size_t>(m_attempt)];
+}
+
+void MainWindow::start(const AnalysisRequest& request)
+{
+    if (m_cancel)
+        m_cancel->cancel(); // the older run stops; its result is never shown
+    m_request = request;
+    auto token = std::make_shared<CancelToken>();
+    m_cancel = token;
+    const quint64 generation = ++m_generation;
+    m_progress->setRange(0, 1000);
+    m_progress->setValue(0);
+    m_progress->setVisible(true);
+    m_stop->setVisible(true);
+    m_banner->setText(tr("Loading…"));
+    QPointer<MainWindow> self(this);
+    auto progress = [self, generation](qint64 done, qint64 total) {
+        QMetaObject::invokeMethod(
+            qApp,
+            [self, generation, done, total] {
+                if (self && self->m_generation == generation && total > 0)
+                    self->m_progress->setValue(static_cast<int>(1000 * done / total));
+            },
+            Qt::QueuedConnection);
+    };
+    m_watcher.setFuture(QtConcurrent::run([request, token, progress] {
+        return std::make_shared<Analysis>(analyze(request, token.get(), progress));
+    }));
+}
+
+void MainWindow::onFinished()
+{
+    std::shared_ptr<Analysis> result = m_watcher.result();
+    m_progress->setVisible(false);
+    m_stop->setVisible(false);
+    if (!result || result->cancelled) {
+        m_banner->setText(tr("Loading stopped."));
+        return;
+    }
+    m_analysis = std::move(result);
+    m_attempts->clear();
+    for (const AttemptAnalysis& a : m_analysis->attempts)
+        m_attempts->addItem(a.incident.label);
+    m_attempts->parentWidget()->setVisible(m_analysis->attempts.size() > 1);
+    if (m_analysis->attempts.empty()) {
+        m_banner->setText(tr("Nothing could be read: %1").arg(m_analysis->error));
+        m_diagnosis->clear();
+        updateStatus();
+        Q_EMIT analysisFinished();
+        return;
+    }
+    m_attempts->setCurrentIndex(m_analysis->current);
+    showAttempt(m_analysis->current);
+    Q_EMIT analysisFinished();
+}
+
+void MainWindow::showAttempt(int index)
+{
+    m_attempt = index;
+    const AttemptAnalysis* a = currentAttempt();
+    if (!a)
+        return;
+    const Diagnosis& d = a->diagnosis;
+    TimelineRoles roles;
+    roles.initiatingEvent = d.initiatingEvent;
+    roles.collateralEvents = d.collateralEvents;
+    for (const Suspect& s : d.suspects)
+        roles.suspectRanks.push_back(s.rank);
+    m_timeline->setIncident(&a->incident, roles);
+    m_diagnosis->setDiagnosis(&a->incident, &d, &m_analysis->catalog.catalog);
+    const int initRank = d.initiatingEvent >= 0 ? a->incident.events[static_cast<size_t>(d.initiatingEvent)].rank : -1;
+    m_topology->setTopology(&m_analysis->topology, &a->placement, initRank);
+    m_banner->setText(d.headline);
+    const QString bg = d.failureFound ? QStringLiteral("#fdecef") : QStringLiteral("#e8f5e9");
+    const QString fg = d.failureFound ? QStringLiteral("#8a0f2e") : QStringLiteral("#1b5e20");
+    m_banner->setStyleSheet(QStringLiteral("QLabel { background: %1; color: %2; border-bottom: 1px solid %2; }").arg(bg, fg));
+    fillRanks();
+    if (d.initiatingEvent >= 0)
+        showEvent(d.initiatingEvent);
+    updateStatus();
+}
+
+void MainWindow::showEvent(int eventIndex)
+{
+    const AttemptAnalysis* a = currentAttempt();
+    if (!a || eventIndex < 0 || eventIndex >= static_cast<int>(a->incident.events.size()))
+        return;
+    const LogEvent& e = a->incident.events[static_cast<size_t>(eventIndex)];
+    m_log->showFile(a->incident, e.file, e.line);
+    if (m_timeline->selectedEvent() != eventIndex)
+        m_timeline->selectEvent(eventIndex);
+}
+
+void MainWindow::fillRanks()
+{
+    m_ranks->clear();
+    const AttemptAnalysis* a = currentAttempt();
+    if (!a)
+        return;
+    QList<QTreeWidgetItem*> items;
+    for (const RankInfo& r : a->incident.ranks) {
+        auto* item = new QTreeWidgetItem;
+        item->setData(0, Qt::DisplayRole, r.rank);
+        item->setText(1, r.host);
+        item->setText(2, r.nvmlDev >= 0 ? QString::number(r.nvmlDev) : r.cudaDev >= 0 ? QString::number(r.cudaDev) : QString());
+        item->setData(0, Qt::UserRole, r.firstWarn);
+        if (r.firstWarn >= 0) {
+            const LogEvent& e = a->incident.events[static_cast<size_t>(r.firstWarn)];
+            item->setText(3, e.time.valid ? formatTime(e.time).mid(11) + (e.time.inferred ? QStringLiteral(" ~") : QString()) : tr("no time"));
+            item->setText(4, e.message.left(200));
+            item->setToolTip(4, e.text);
+            if (r.firstWarn == a->diagnosis.initiatingEvent) {
+                QFont f = item->font(0);
+                f.setBold(true);
+                for (int c = 0; c < 5; ++c)
+                    item->setFont(c, f);
+            }
+        }
+        items << item;
+    }
+    m_ranks->addTopLevelItems(items);
+    for (int c = 0; c < 4; ++c)
+        m_ranks->resizeColumnToContents(c);
+}
+
+void MainWindow::updateStatus()
+{
+    const AttemptAnalysis* a = currentAttempt();
+    if (!a) {
+        m_statusFiles->clear();
+        m_statusSkipped->setVisible(false);
+        m_statusWarnings->setVisible(false);
+        return;
+    }
+    const Incident& inc = a->incident;
+    m_statusFiles->setText(tr("%1 files · %2 ranks · %3 hosts · %4 MB · %5 events%6")
+                               .arg(inc.files.size())
+                               .arg(inc.ranks.size())
+                               .arg(inc.hosts().size())
+                               .arg(static_cast<double>(inc.totalBytes) / 1e6, 0, 'f', 1)
+                               .arg(inc.events.size())
+                               .arg(m_analysis->topology.hosts.empty() ? QString() : tr(" · topology: %1 host(s)").arg(m_analysis->topology.hosts.size())));
+    m_statusSkipped->setText(tr("%1 skipped").arg(inc.skipped.size()));
+    m_statusSkipped->setVisible(!inc.skipped.empty());
+    m_statusWarnings->setText(tr("%1 warnings").arg(inc.warnings.size()));
+    m_statusWarnings->setVisible(!inc.warnings.isEmpty());
+}
+
+void MainWindow::showSkipped()
+{
+    const AttemptAnalysis* a = currentAttempt();
+    if (!a)
+        return;
+    QStringList lines;
+    for (const SkippedInput& s : a->incident.skipped)
+        lines << QStringLiteral("%1 — %2").arg(s.path, s.reason);
+    QMessageBox box(QMessageBox::Information, tr("Skipped inputs"), tr("%1 input(s) were not analysed:").arg(lines.size()), QMessageBox::Ok, this);
+    box.setDetailedText(lines.join(QLatin1Char('\n')));
+    box.exec();
+}
+
+void MainWindow::showWarnings()
+{
+    const AttemptAnalysis* a = currentAttempt();
+    if (!a)
+        return;
+    QMessageBox box(QMessageBox::Information, tr("Warnings"), tr("%1 warning(s) about this incident:").arg(a->incident.warnings.size()), QMessageBox::Ok, this);
+    box.setDetailedText(a->incident.warnings.join(QLatin1Char('\n')));
+    box.exec();
+}
+
+void MainWindow::addRecent(const QStringList& paths)
+{
+    QSettings settings;
+    QStringList recent = settings.value(QStringLiteral("recent")).toStringList();
+    for (const QString& p : paths) {
+        const QString abs = QFileInfo(p).absoluteFilePath();
+        recent.removeAll(abs);
+        recent.prepend(abs);
+    }
+    settings.setValue(QStringLiteral("recent"), recent.mid(0, 10));
+    rebuildRecentMenu();
+}
+
+void MainWindow::rebuildRecentMenu()
+{
+    if (!m_recentMenu)
+        return;
+    m_recentMenu->clear();
+    const QStringList recent = QSettings().value(QStringLiteral("recent")).toStringList();
+    for (const QString& p : recent)
+        m_recentMenu->addAction(p, this, [this, p] { openPaths({ p }); });
+    m_recentMenu->setEnabled(!recent.isEmpty());
+}
+
+void MainWindow::pasteFromClipboard()
+{
+    const QString text = QApplication::clipboard()->text();
+    if (!text.trimmed().isEmpty())
+        openPastedText(text);
+}
+
+void MainWindow::dragEnterEvent(QDragEnterEvent* event)
+{
+    if (event->mimeData()->hasUrls() || event->mimeData()->hasText())
+        event->acceptProposedAction();
+}
+
+void MainWindow::dropEvent(QDropEvent* event)
+{
+    const QMimeData* mime = event->mimeData();
+    QStringList paths;
+    for (const QUrl& url : mime->urls()) {
+        if (url.isLocalFile())
+            paths << url.toLocalFile();
+    }
+    if (!paths.isEmpty()) {
+        // Topology captures dropped on an open incident join it; anything else starts a new one.
+        QStringList logs, topo;
+        for (const QString& p : paths) {
+            QFile f(p);
+            if (QFileInfo(p).isFile() && f.open(QIODevice::ReadOnly) && detectTopologyFormat(f.read(65536)) != TopologyFormat::Unknown)
+                topo << p;
+            else
+                logs << p;
+        }
+        if (logs.isEmpty() && m_analysis)
+            addTopology(topo);
+        else
+            openPaths(logs + topo);
+    } else if (mime->hasText()) {
+        openPastedText(mime->text());
+    }
+    event->acceptProposedAction();
+}
+
+void MainWindow::closeEvent(QCloseEvent* event)
+{
+    QSettings settings;
+    settings.setValue(QStringLiteral("window/geometry"), saveGeometry());
+    settings.setValue(QStringLiteral("window/state"), saveState());
+    QMainWindow::closeEvent(event);
+}
+
+void MainWindow::exportReportInteractive()
+{
+    if (!currentAttempt())
+        return;
+    const QString base = QFileDialog::getSaveFileName(this, tr("Export Report (writes .md and .html)"), QStringLiteral("rankscope-report"));
+    if (base.isEmpty())
+        return;
+    QString error;
+    if (!exportReport(base, &error))
+        QMessageBox::warning(this, tr("Export Report"), error);
+    else
+        statusBar()->showMessage(tr("Report written: %1.md and %1.html").arg(base), 8000);
+}
+
+bool MainWindow::exportReport(const QString& basePath, QString* error)
+{
+    const AttemptAnalysis* a = currentAttempt();
+    if (!a) {
+        *error = tr("nothing to export: no incident is loaded");
+        return false;
+    }
+    return writeReportFiles(basePath, *m_analysis, *a, m_timeline, m_topology, error);
+}
+
+} // namespace rankscope

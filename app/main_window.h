@@ -1,0 +1,95 @@
+// The window: timeline in the middle, diagnosis on the right, log and topology below, ranks on the left.
+// Analyses run off the UI thread (QtConcurrent) with a progress bar and a Stop button; a newer request
+// makes an older result stale and it is dropped.
+#pragma once
+
+#include "analysis.h"
+
+#include <QFutureWatcher>
+#include <QMainWindow>
+
+#include <memory>
+
+class QLabel;
+class QProgressBar;
+class QToolButton;
+class QTreeWidget;
+class QComboBox;
+class QMenu;
+class QDockWidget;
+
+namespace rankscope {
+
+class TimelineView;
+class DiagnosisPane;
+class LogView;
+class TopologyView;
+
+class MainWindow : public QMainWindow
+{
+    Q_OBJECT
+public:
+    explicit MainWindow(QWidget* parent = nullptr);
+    ~MainWindow() override;
+
+    // Starts an analysis of the given inputs (log folders/files, topology captures found by content).
+    void openPaths(const QStringList& paths, const QStringList& topology = {});
+    void openPastedText(const QString& text);
+    void addTopology(const QStringList& paths);
+    bool isLoading() const;
+    const Analysis* analysis() const { return m_analysis.get(); }
+    const AttemptAnalysis* currentAttempt() const;
+
+    TimelineView* timeline() const { return m_timeline; }
+    DiagnosisPane* diagnosisPane() const { return m_diagnosis; }
+    LogView* logView() const { return m_log; }
+    TopologyView* topologyView() const { return m_topology; }
+    bool exportReport(const QString& basePath, QString* error); // writes basePath.md and basePath.html
+
+Q_SIGNALS:
+    void analysisFinished();
+
+protected:
+    void dragEnterEvent(QDragEnterEvent* event) override;
+    void dropEvent(QDropEvent* event) override;
+    void closeEvent(QCloseEvent* event) override;
+
+private:
+    void buildMenus();
+    void buildDocks();
+    void start(const AnalysisRequest& request);
+    void onFinished();
+    void showAttempt(int index);
+    void showEvent(int eventIndex);
+    void fillRanks();
+    void updateStatus();
+    void addRecent(const QStringList& paths);
+    void rebuildRecentMenu();
+    void pasteFromClipboard();
+    void showSkipped();
+    void showWarnings();
+    void exportReportInteractive();
+
+    TimelineView* m_timeline = nullptr;
+    DiagnosisPane* m_diagnosis = nullptr;
+    LogView* m_log = nullptr;
+    TopologyView* m_topology = nullptr;
+    QTreeWidget* m_ranks = nullptr;
+    QLabel* m_banner = nullptr;
+    QComboBox* m_attempts = nullptr;
+    QProgressBar* m_progress = nullptr;
+    QToolButton* m_stop = nullptr;
+    QLabel* m_statusFiles = nullptr;
+    QToolButton* m_statusSkipped = nullptr;
+    QToolButton* m_statusWarnings = nullptr;
+    QMenu* m_recentMenu = nullptr;
+
+    std::shared_ptr<Analysis> m_analysis;
+    AnalysisRequest m_request; // what the current analysis was asked for (topology can be added to it)
+    std::shared_ptr<CancelToken> m_cancel;
+    QFutureWatcher<std::shared_ptr<Analysis>> m_watcher;
+    quint64 m_generation = 0;
+    int m_attempt = -1;
+};
+
+} // namespace rankscope

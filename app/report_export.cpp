@@ -1,0 +1,51 @@
+#include "report_export.h"
+
+#include "report.h"
+#include "timeline_view.h"
+#include "topology_report.h"
+#include "topology_view.h"
+
+#include <QBuffer>
+#include <QFile>
+#include <QImage>
+
+namespace rankscope {
+
+namespace {
+
+bool writeFile(const QString& path, const QByteArray& bytes, QString* error)
+{
+    QFile f(path);
+    if (!f.open(QIODevice::WriteOnly | QIODevice::Truncate) || f.write(bytes) != bytes.size()) {
+        *error = QStringLiteral("%1: %2").arg(path, f.errorString());
+        return false;
+    }
+    return true;
+}
+
+} // namespace
+
+bool writeReportFiles(const QString& basePath, const Analysis& analysis, const AttemptAnalysis& a, TimelineView* timeline,
+                      TopologyView* topology, QString* error)
+{
+    QString base = basePath;
+    if (base.endsWith(QLatin1String(".md")) || base.endsWith(QLatin1String(".html")))
+        base = base.left(base.lastIndexOf(QLatin1Char('.')));
+    ReportInput in;
+    in.incident = &a.incident;
+    in.diagnosis = &a.diagnosis;
+    in.catalog = &analysis.catalog.catalog;
+    if (!analysis.topology.hosts.empty())
+        in.topologyText = placementText(analysis.topology, a.placement);
+    QByteArray png;
+    if (timeline) {
+        QBuffer buffer(&png);
+        buffer.open(QIODevice::WriteOnly);
+        timeline->grab().toImage().save(&buffer, "PNG");
+    }
+    const QByteArray svg = topology && !analysis.topology.hosts.empty() ? topology->renderSvg() : QByteArray();
+    return writeFile(base + QStringLiteral(".md"), reportMarkdown(in).toUtf8(), error)
+        && writeFile(base + QStringLiteral(".html"), reportHtml(in, svg, png).toUtf8(), error);
+}
+
+} // namespace rankscope

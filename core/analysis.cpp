@@ -1,0 +1,63 @@
+#include "analysis.h"
+
+#include "ingest.h"
+#include "signature_matcher.h"
+
+#include <QFileInfo>
+
+namespace rankscope {
+
+void diagnoseAttempt(AttemptAnalysis& a, const Catalog& catalog, const TopologySet& topology)
+{
+    DiagnoseOptions options;
+    if (!topology.hosts.empty()) {
+        a.placement = placeRanks(a.incident.ranks, topology);
+        if (!a.placement.hcaScripts.isEmpty()) {
+            options.extraFixLines << QString() << QStringLiteral("NIC binding computed from the topology (each GPU to its closest NIC):");
+            for (const HcaChoice& c : a.placement.hca)
+                options.extraFixLines << QStringLiteral("  %1: %2").arg(c.host, c.text());
+            options.extraFixLines << a.placement.hcaScripts;
+        }
+    }
+    a.diagnosis = diagnose(a.incident, catalog, options);
+    for (const TopologyFinding& f : a.placement.findings)
+        a.diagnosis.notes << f.detail;
+    for (const QString& e : topology.errors)
+        a.diagnosis.notes << QStringLiteral("topology not read: %1").arg(e);
+}
+
+Analysis analyze(const AnalysisRequest& request, const CancelToken* cancel, const ProgressFn& progress)
+{
+    Analysis out;
+    out.catalog = loadDefaultCatalog(request.signatureDirs);
+    SignatureMatcher matcher(out.catalog.catalog);
+    if (!matcher.errorString().isEmpty())
+        out.catalog.errors << matcher.errorString();
+
+    LoadOptions options;
+    options.paths = request.logPaths;
+    options.pastedText = request.pastedText;
+    options.catalog = &out.catalog.catalog;
+    options.matcher = &matcher;
+    LoadResult loaded = loadIncidents(options, cancel, progress);
+    // Captures given explicitly, plus those found among the log inputs.
+    QStringList captures = request.topologyPaths;
+    for (const QString& f : loaded.topologyFiles) {
+        if (!captures.contains(f))
+            captures << f;
+    }
+    if (!captures.isEmpty())
+        out.topology = loadTopologyFiles(captures, request.topologyHost);
+    out.cancelled = loaded.cancelled;
+    out.error = loaded.error;
+    for (Incident& inc : loaded.incidents) {
+        AttemptAnalysis a;
+        a.incident = std::move(inc);
+        diagnoseAttempt(a, out.catalog.catalog, out.topology);
+        out.attempts.push_back(std::move(a));
+    }
+    out.current = loaded.current;
+    return out;
+}
+
+} // namespace rankscope

@@ -1,0 +1,54 @@
+// One call from inputs to answers: load the catalog, read the logs, place ranks on the topology and
+// diagnose every attempt. The CLI and the window both run exactly this (the window off the UI thread).
+#pragma once
+
+#include "cancel_token.h"
+#include "diagnosis.h"
+#include "log_model.h"
+#include "signature_catalog.h"
+#include "topology_loader.h"
+#include "topology_placement.h"
+
+#include <QStringList>
+
+#include <vector>
+
+namespace rankscope {
+
+struct AnalysisRequest
+{
+    QStringList logPaths;      // folders, files, "-"
+    QString pastedText;        // a traceback pasted or dropped as text
+    QStringList topologyPaths; // captures; also picked out of logPaths by content when named like one
+    QStringList signatureDirs; // user catalogs
+    QString topologyHost;      // host to give captures that do not name one
+};
+
+struct AttemptAnalysis
+{
+    Incident incident;
+    Diagnosis diagnosis;
+    PlacementResult placement;
+};
+
+struct Analysis
+{
+    CatalogLoadResult catalog;
+    TopologySet topology;
+    std::vector<AttemptAnalysis> attempts; // oldest first
+    int current = -1;                      // the latest attempt
+    QString error;                         // set when no log could be read
+    bool cancelled = false;
+
+    const AttemptAnalysis* currentAttempt() const
+    {
+        return current >= 0 && current < static_cast<int>(attempts.size()) ? &attempts[static_cast<size_t>(current)] : nullptr;
+    }
+};
+
+Analysis analyze(const AnalysisRequest& request, const CancelToken* cancel = nullptr, const ProgressFn& progress = {});
+
+// Diagnoses an incident with a topology: findings become notes, the NIC mapping joins the fix.
+void diagnoseAttempt(AttemptAnalysis& attempt, const Catalog& catalog, const TopologySet& topology);
+
+} // namespace rankscope

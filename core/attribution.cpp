@@ -1,0 +1,327 @@
+#include "attribution.h"
+
+#include "event_order.h"
+
+#include <QHash>
+#include <QSet>
+
+#include <map>
+#include <tuple>
+
+namespace rankscope {
+
+namespace {
+
+using ProcKey = std::tuple<QString, qint64, int>; // host, pid, device (-1 = any)
+
+struct Joiner
+{
+    std::vector<FileScan>& scans;
+    Incident& inc;
+    std::map<int, RankInfo> ranks;
+    std::map<ProcKey, int> byProcDev;          // (host, pid, dev) -> rank
+    std::map<std::pair<QString, qint64>, QSet<int>> byProc; // (host, pid) -> ranks
+    std::map<std::pair<QString, int>, int> byHostLocal;      // (host, local rank) -> rank
+    std::map<ProcKey, int> worldSize;          // nranks of the communicator behind byProcDev
+    QSet<QString> warned;
+
+    void warn(const QString& text)
+    {
+        if (!warned.contains(text)) {
+            warned.insert(text);
+            inc.warnings.push_back(text);
+        }
+    }
+
+    RankInfo& rank(int r)
+    {
+        RankInfo& info = ranks[r];
+        info.rank = r;
+        return info;
+    }
+
+    void setHost(RankInfo& info, const QString& host, const QString& source)
+    {
+        if (host.isEmpty())
+            return;
+        const QString shortName = host.section(QLatin1Char('.'), 0, 0);
+        const bool numeric = host.front().isDigit() && host.count(QLatin1Char('.')) == 3;
+        const QString name = numeric ? host : shortName;
+        if (!info.hostAliases.contains(host))
+            info.hostAliases.push_back(host);
+        if (info.host.isEmpty())
+            info.host = name;
+        else if (info.host != name && !numeric)
+            warn(QStringLiteral("rank %1: host %2 (from %3) disagrees with %4").arg(info.rank).arg(host, source, info.host));
+    }
+
+    // "ens1f0:10.10.0.12<0>" or "10.10.0.12" -> "10.10.0.12"
+    static void addAddress(RankInfo& info, QString text)
+    {
+        const qsizetype lt = text.indexOf(QLatin1Char('<'));
+        if (lt >= 0)
+            text.truncate(lt);
+        const qsizetype colon = text.indexOf(QLatin1Char(':'));
+        if (colon >= 0 && text.count(QLatin1Char(':')) == 1)
+            text = text.mid(colon + 1);
+        if (!text.isEmpty() && !info.addresses.contains(text))
+            info.addresses.push_back(text);
+    }
+
+    void mapProcess(const QString& host, qint64 pid, int dev, int r, int nranks, const QString& where)
+    {
+        if (pid < 0)
+            return;
+        const ProcKey key { host, pid, dev };
+        auto it = byProcDev.find(key);
+        if (it == byProcDev.end() || worldSize[key] < nranks) {
+            byProcDev[key] = r;
+            worldSize[key] = nranks;
+        } else if (it->second != r && worldSize[key] == nranks) {
+            warn(QStringLiteral("%1: process %2:%3 is both rank %4 and rank %5").arg(where, host).arg(pid).arg(it->second).arg(r));
+        }
+        byProc[{ host, pid }].insert(r);
+    }
+
+    void readFacts()
+    {
+        // Init lines first: they define which process is which rank.
+        for (const FileScan& s : scans) {
+            for (const IdentityFact& f : s.facts) {
+                const QString where = QStringLiteral("%1:%2").arg(s.info.displayPath).arg(f.line);
+                if (f.kind == IdentityFact::Kind::Init || f.kind == IdentityFact::Kind::NcclTestsRank) {
+                    mapProcess(f.host, f.pid, f.ncclDev, f.rank, f.nRanks, where);
+                }
+            }
+        }
+        for (const FileScan& s : scans) {
+            for (const IdentityFact& f : s.facts) {
+                const QString where = QStringLiteral("%1:%2").arg(s.info.displayPath).arg(f.line);
+                int r = f.rank;
+                if (f.kind == IdentityFact::Kind::Init || f.kind == IdentityFact::Kind::NcclTestsRank) {
+                    const ProcKey key { f.host, f.pid, f.ncclDev };
+                    if (byProcDev[key] != f.rank)
+                        continue; // a sub-communicator's numbering, not the world rank
+                    RankInfo& info = rank(r);
+                    setHost(info, f.host, where);
+                    info.pid = f.pid;
+                    info.cudaDev = f.cudaDev;
+                    if (f.nvmlDev >= 0)
+                        info.nvmlDev = f.nvmlDev;
+                    if (!f.busId.isEmpty())
+                        info.busId = f.busId;
+                    if (!f.commId.isEmpty())
+                        info.commId = f.commId;
+                    info.nRanks = std::max(info.nRanks, f.nRanks);
+                    info.initStarted = true;
+                    info.initCompleted = info.initCompleted || f.initComplete || f.kind == IdentityFact::Kind::NcclTestsRank;
+                    continue;
+                }
+                if (f.kind == IdentityFact::Kind::TorchrunFailure) {
+                    TorchrunFailure tf { f.host, f.rank, f.localRank, f.exitCode, f.pid, f.text, f.rootCause, -1, f.line };
+                    tf.file = static_cast<int>(&s - scans.data());
+                    inc.torchrunFailures.push_back(tf);
+                    if (f.rank < 0)
+                        continue;
+                    RankInfo& info = rank(f.rank);
+                    setHost(info, f.host, where);
+                    if (f.localRank >= 0)
+                        info.localRank = f.localRank;
+                    if (info.pid < 0)
+                        info.pid = f.pid;
+                    else if (f.pid >= 0 && info.pid != f.pid)
+                        warn(QStringLiteral("rank %1: torchrun's summary (%2) gives pid %3, NCCL gives pid %4")
+                                 .arg(f.rank).arg(where).arg(f.pid).arg(info.pid));
+                    continue;
+                }
+                // The other facts describe a process: find its rank.
+                r = resolveProcess(f.host, f.pid, f.ncclDev);
+                if (r < 0)
+                    continue;
+                RankInfo& info = rank(r);
+                switch (f.kind) {
+                case IdentityFact::Kind::NodeInfo:
+                    if (f.rank == r) {
+                        info.localRank = f.localRank;
+                        info.nNodes = f.nNodes;
+                    }
+                    break;
+                case IdentityFact::Kind::NetUsing:
+                    info.nics = f.nics;
+                    addAddress(info, f.text);
+                    break;
+                case IdentityFact::Kind::Bootstrap:
+                    addAddress(info, f.text);
+                    break;
+                case IdentityFact::Kind::ChannelNet:
+                    if (f.rank == r && std::find(info.channelNics.begin(), info.channelNics.end(), f.channelNic) == info.channelNics.end())
+                        info.channelNics.push_back(f.channelNic);
+                    if (f.rank == r)
+                        info.gdr = info.gdr || f.gdr;
+                    break;
+                case IdentityFact::Kind::Affinity:
+                    info.cpuAffinity = f.text;
+                    break;
+                default:
+                    break;
+                }
+            }
+        }
+        for (auto& [r, info] : ranks) {
+            if (!info.host.isEmpty() && info.localRank >= 0)
+                byHostLocal[{ info.host, info.localRank }] = r;
+        }
+    }
+
+    int resolveProcess(const QString& host, qint64 pid, int dev) const
+    {
+        if (pid < 0)
+            return -1;
+        auto it = byProcDev.find({ host, pid, dev });
+        if (it != byProcDev.end())
+            return it->second;
+        auto all = byProc.find({ host, pid });
+        if (all != byProc.end() && all->second.size() == 1)
+            return *all->second.begin();
+        return -1;
+    }
+
+    // Rank of a stream, from the most specific source that knows; -1 when none does.
+    int resolveStream(const FileScan& s, const StreamKey& k, int fileRank, const QString& fileHost,
+                      const QHash<int, int>& teeRank) const
+    {
+        if (k.globalRank >= 0)
+            return k.globalRank;
+        if (k.launcherRank >= 0)
+            return k.launcherRank;
+        if (k.pid >= 0) {
+            const int r = resolveProcess(k.host, k.pid, k.dev);
+            if (r >= 0)
+                return r;
+        }
+        if (k.teeLocalRank >= 0) {
+            auto it = teeRank.find(k.teeLocalRank);
+            if (it != teeRank.end())
+                return it.value();
+            auto hl = byHostLocal.find({ fileHost, k.teeLocalRank });
+            if (hl != byHostLocal.end())
+                return hl->second;
+            return -1;
+        }
+        (void)s;
+        return fileRank;
+    }
+
+    void resolveFiles();
+};
+
+void Joiner::resolveFiles()
+{
+    for (size_t fi = 0; fi < scans.size(); ++fi) {
+        FileScan& s = scans[fi];
+        // [defaultN]:[rankM]: lines teach this file which local rank is which global rank.
+        QHash<int, int> teeRank;
+        QHash<QString, int> hostVotes;
+        for (const StreamStats& st : s.streams) {
+            if (st.key.teeLocalRank >= 0 && st.key.globalRank >= 0) {
+                auto it = teeRank.find(st.key.teeLocalRank);
+                if (it != teeRank.end() && it.value() != st.key.globalRank)
+                    warn(QStringLiteral("%1: [default%2]: is both rank %3 and rank %4")
+                             .arg(s.info.displayPath).arg(st.key.teeLocalRank).arg(it.value()).arg(st.key.globalRank));
+                else
+                    teeRank.insert(st.key.teeLocalRank, st.key.globalRank);
+            }
+        }
+        // The file's own rank: its name, or the one process whose lines it holds.
+        int fileRank = s.hints.rank;
+        if (fileRank < 0 && s.hints.pid >= 0)
+            fileRank = resolveProcess(s.hints.host, s.hints.pid, -1);
+        QSet<int> contentRanks;
+        for (const StreamStats& st : s.streams) {
+            const int r = resolveStream(s, st.key, -1, QString(), teeRank);
+            if (r >= 0) {
+                contentRanks.insert(r);
+                auto ri = ranks.find(r);
+                if (ri != ranks.end() && !ri->second.host.isEmpty())
+                    ++hostVotes[ri->second.host];
+            }
+        }
+        QString fileHost = s.hints.host;
+        for (auto it = hostVotes.begin(); it != hostVotes.end(); ++it) {
+            if (fileHost.isEmpty() || it.value() > hostVotes.value(fileHost))
+                fileHost = it.key();
+        }
+        if (fileRank >= 0 && contentRanks.size() == 1 && !contentRanks.contains(fileRank))
+            warn(QStringLiteral("%1: the file name says rank %2, its lines say rank %3")
+                     .arg(s.info.displayPath).arg(fileRank).arg(*contentRanks.begin()));
+        if (fileRank < 0 && s.hints.localRank >= 0 && !fileHost.isEmpty()) {
+            auto hl = byHostLocal.find({ fileHost, s.hints.localRank });
+            if (hl != byHostLocal.end())
+                fileRank = hl->second;
+        }
+        // A file with one process in it (an NCCL_DEBUG_FILE, a per-rank log) owns its unprefixed lines;
+        // in a multiplexed console (tee or launcher prefixes) they belong to the launcher, not a rank.
+        const bool multiplexed = std::any_of(s.streams.begin(), s.streams.end(), [](const StreamStats& st) {
+            return st.key.teeLocalRank >= 0 || st.key.launcherRank >= 0;
+        });
+        if (fileRank < 0 && contentRanks.size() == 1 && !multiplexed)
+            fileRank = *contentRanks.begin();
+
+        std::vector<int> streamRank(s.streams.size(), -1);
+        for (size_t i = 0; i < s.streams.size(); ++i) {
+            StreamStats& st = s.streams[i];
+            const int r = resolveStream(s, st.key, fileRank, fileHost, teeRank);
+            streamRank[i] = r;
+            s.streams[i].rank = r;
+            if (r < 0) {
+                s.info.unattributedLines += st.lines;
+                continue;
+            }
+            RankInfo& info = rank(r);
+            if (info.host.isEmpty())
+                setHost(info, st.key.host.isEmpty() ? fileHost : st.key.host, s.info.displayPath);
+            if (info.localRank < 0 && st.key.teeLocalRank >= 0)
+                info.localRank = st.key.teeLocalRank;
+            if (!st.lastStep.isEmpty())
+                info.lastStep = st.lastStep;
+            for (size_t k = 0; k < 4; ++k)
+                info.severityCounts[k] += st.counts[k];
+            if (std::find(info.files.begin(), info.files.end(), static_cast<int>(fi)) == info.files.end())
+                info.files.push_back(static_cast<int>(fi));
+        }
+        for (ScannedEvent& ev : s.events) {
+            LogEvent& e = ev.event;
+            if (e.rank < 0 && ev.stream >= 0)
+                e.rank = streamRank[static_cast<size_t>(ev.stream)];
+            if (e.rank >= 0) {
+                const RankInfo& info = rank(e.rank);
+                if (e.host.isEmpty())
+                    e.host = info.host;
+                if (e.localRank < 0)
+                    e.localRank = info.localRank;
+                if (e.pid < 0)
+                    e.pid = info.pid;
+                if (info.nvmlDev >= 0)
+                    e.device = info.nvmlDev;
+                else if (e.device < 0)
+                    e.device = info.cudaDev;
+            }
+        }
+        s.info.lines = static_cast<qint64>(s.info.lineOffsets.size());
+    }
+}
+
+} // namespace
+
+void buildIncident(std::vector<FileScan>& scans, Incident& inc)
+{
+    Joiner j { scans, inc, {}, {}, {}, {}, {}, {} };
+    j.readFacts();
+    j.resolveFiles();
+    inc.ranks.clear();
+    for (auto& [r, info] : j.ranks)
+        inc.ranks.push_back(std::move(info));
+    orderEvents(scans, inc);
+}
+
+} // namespace rankscope

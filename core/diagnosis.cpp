@@ -1,0 +1,245 @@
+#include "diagnosis.h"
+
+#include "diagnosis_parts.h"
+#include "file_lines.h"
+#include "template_render.h"
+
+#include <QDir>
+#include <QFileInfo>
+
+#include <algorithm>
+#include <set>
+
+namespace rankscope {
+
+using namespace detail;
+
+QString formatRankRanges(std::vector<int> ranks)
+{
+    std::sort(ranks.begin(), ranks.end());
+    ranks.erase(std::unique(ranks.begin(), ranks.end()), ranks.end());
+    QStringList parts;
+    for (size_t i = 0; i < ranks.size();) {
+        size_t j = i;
+        while (j + 1 < ranks.size() && ranks[j + 1] == ranks[j] + 1)
+            ++j;
+        parts.push_back(i == j ? QString::number(ranks[i]) : QStringLiteral("%1-%2").arg(ranks[i]).arg(ranks[j]));
+        i = j + 1;
+    }
+    return parts.join(QLatin1Char(','));
+}
+
+namespace detail {
+
+int findInitiating(const Incident& inc, const Catalog& cat, bool* causeFound)
+{
+    // Earliest cause; failing that the earliest unexplained WARN+; failing that the earliest symptom.
+    // Attributed events win over unattributed ones of the same kind (agent chatter has no rank).
+    const int n = static_cast<int>(inc.events.size());
+    for (int wanted : { 0, 3, 1 }) {
+        int unattributed = -1;
+        for (int i = 0; i < n; ++i) {
+            const LogEvent& e = inc.events[static_cast<size_t>(i)];
+            const int role = roleOf(inc, cat, i);
+            if (role != wanted || (role != 0 && e.severity < Severity::Warn))
+                continue;
+            if (e.rank >= 0) {
+                *causeFound = wanted == 0;
+                return i;
+            }
+            if (unattributed < 0)
+                unattributed = i;
+        }
+        if (unattributed >= 0) {
+            *causeFound = wanted == 0;
+            return unattributed;
+        }
+    }
+    *causeFound = false;
+    return -1;
+}
+
+} // namespace detail
+
+namespace {
+
+QString usedNic(const RankInfo* r)
+{
+    if (!r)
+        return {};
+    for (int idx : r->channelNics) {
+        for (const NicUse& n : r->nics) {
+            if (n.index == idx)
+                return n.name;
+        }
+    }
+    return r->nics.empty() ? QString() : r->nics.front().name;
+}
+
+QString logFolderOf(const Incident& inc)
+{
+    for (const QString& in : inc.inputs) {
+        const QFileInfo fi(in);
+        if (fi.isDir())
+            return QDir::cleanPath(fi.absoluteFilePath());
+        if (fi.isFile())
+            return QDir::cleanPath(fi.absolutePath());
+    }
+    return QStringLiteral(".");
+}
+
+void render(const Incident& inc, const Catalog& cat, const DiagnoseOptions& options, Diagnosis& d)
+{
+    const LogEvent& e = inc.events[static_cast<size_t>(d.initiatingEvent)];
+    const RankInfo* r = inc.rankInfo(e.rank);
+    RenderContext ctx;
+    ctx.host = e.host;
+    ctx.rank = e.rank >= 0 ? QString::number(e.rank) : QString();
+    ctx.localRank = e.localRank >= 0 ? QString::number(e.localRank) : QString();
+    ctx.device = e.device >= 0 ? QString::number(e.device) : QString();
+    ctx.captures = e.captures;
+    ctx.nic = usedNic(r);
+    ctx.logFolder = d.logFolder;
+    ctx.extra.insert(QStringLiteral("message"), e.message);
+    ctx.extra.insert(QStringLiteral("file"), inc.files[static_cast<size_t>(e.file)].path);
+    ctx.extra.insert(QStringLiteral("line"), QString::number(e.line));
+    if (r && !r->busId.isEmpty())
+        ctx.extra.insert(QStringLiteral("bus_id"), r->busId);
+    if (d.signature < 0) {
+        // No catalog entry: the generic advice is to keep the evidence and search for the exact line.
+        ctx.literal = e.message;
+        d.fix = QStringLiteral("No catalog signature matches this line. Keep the evidence below, compare it with a healthy run, "
+                               "and search for the exact message.");
+        d.verify = QStringList { renderCommand(QStringLiteral("rg -n -F -- {literal} {log_folder}"), ctx) };
+        return;
+    }
+    const Signature& sig = cat.signatures[static_cast<size_t>(d.signature)];
+    ctx.literal = sig.literal;
+    for (const Capture& c : e.captures) {
+        if (c.first == QLatin1String("peer"))
+            ctx.peer = c.second;
+    }
+    d.fix = renderTemplate(sig.fix, ctx);
+    for (const QString& extra : options.extraFixLines)
+        d.fix += QLatin1Char('\n') + extra;
+    for (const QString& v : sig.verify)
+        d.verify.push_back(renderCommand(v, ctx));
+    for (const QString& v : sig.evidenceCommands)
+        d.evidenceCommands.push_back(renderCommand(v, ctx));
+    for (const QString& c : sig.checklist)
+        d.checklist.push_back(renderTemplate(c, ctx));
+    d.siblings = sig.siblings;
+}
+
+void rankHypotheses(const Incident& inc, const Catalog& cat, Diagnosis& d)
+{
+    std::set<int> seen;
+    for (int i = 0; i < static_cast<int>(inc.events.size()); ++i) {
+        const LogEvent& e = inc.events[static_cast<size_t>(i)];
+        if (e.signature < 0 || e.signature == d.signature || roleOf(inc, cat, i) != 0 || seen.count(e.signature))
+            continue;
+        seen.insert(e.signature);
+        d.hypotheses.push_back({ e.signature,
+                                 QStringLiteral("also a cause-level signature in this incident: rank %1 at %2 (%3:%4)")
+                                     .arg(e.rank).arg(formatTime(e.time), inc.files[static_cast<size_t>(e.file)].displayPath).arg(e.line),
+                                 3 });
+    }
+    for (const QString& id : d.siblings) {
+        const int s = cat.indexOf(id);
+        if (s < 0 || seen.count(s))
+            continue;
+        seen.insert(s);
+        d.hypotheses.push_back({ s, QStringLiteral("adjacent failure to rule out: %1").arg(cat.signatures[static_cast<size_t>(s)].summary), 1 });
+    }
+    std::stable_sort(d.hypotheses.begin(), d.hypotheses.end(), [](const Hypothesis& a, const Hypothesis& b) { return a.score > b.score; });
+}
+
+void judgeConfidence(const Incident& inc, const Catalog& cat, bool cause, Diagnosis& d)
+{
+    const LogEvent& e = inc.events[static_cast<size_t>(d.initiatingEvent)];
+    int score = cause ? 3 : (roleOf(inc, cat, d.initiatingEvent) == 3 ? 2 : 1);
+    QStringList& why = d.confidenceReasons;
+    if (cause)
+        why.push_back(QStringLiteral("the line matches the cause signature %1").arg(cat.signatures[static_cast<size_t>(d.signature)].id));
+    else if (score == 2)
+        why.push_back(QStringLiteral("no catalog signature matches the first failure; it is the earliest unexplained WARN or worse"));
+    else
+        why.push_back(QStringLiteral("only symptoms (timeouts, wrapper errors) were found; the cause did not reach the logs"));
+    if (e.rank < 0) {
+        --score;
+        why.push_back(QStringLiteral("the line carries no rank"));
+    }
+    if (!e.time.valid) {
+        --score;
+        why.push_back(QStringLiteral("the line has no time, so its order against other ranks is unknown"));
+    } else if (e.time.inferred) {
+        why.push_back(QStringLiteral("its time is inferred from nearby stamped lines"));
+    }
+    // Another rank with a cause in the same second competes.
+    for (int i = 0; i < static_cast<int>(inc.events.size()); ++i) {
+        const LogEvent& o = inc.events[static_cast<size_t>(i)];
+        if (i == d.initiatingEvent || o.rank == e.rank || o.rank < 0 || roleOf(inc, cat, i) != 0 || !o.time.valid || !e.time.valid)
+            continue;
+        if (o.time.ms - e.time.ms < 1000) {
+            --score;
+            why.push_back(QStringLiteral("rank %1 shows a cause within the same second").arg(o.rank));
+            break;
+        }
+    }
+    if (!d.collateral.empty())
+        why.push_back(QStringLiteral("%1 group(s) of later failures on other ranks are explained as collateral").arg(d.collateral.size()));
+    d.confidence = score >= 3 ? QStringLiteral("high") : score == 2 ? QStringLiteral("medium") : QStringLiteral("low");
+}
+
+} // namespace
+
+Diagnosis diagnose(const Incident& inc, const Catalog& cat, const DiagnoseOptions& options)
+{
+    Diagnosis d;
+    d.logFolder = logFolderOf(inc);
+    bool cause = false;
+    d.initiatingEvent = findInitiating(inc, cat, &cause);
+    fillSuspects(inc, cat, d);
+    if (d.initiatingEvent < 0) {
+        d.headline = QStringLiteral("No failure found: %1 file(s), %2 rank(s), no WARN or worse line.").arg(inc.files.size()).arg(inc.ranks.size());
+        if (!d.suspects.empty())
+            d.headline = QStringLiteral("No error line, but %1 rank(s) look hung or silent (see suspects).").arg(d.suspects.size());
+        return d;
+    }
+    d.failureFound = true;
+    const LogEvent& e = inc.events[static_cast<size_t>(d.initiatingEvent)];
+    d.signature = e.signature;
+    fillCollateral(inc, cat, d);
+    render(inc, cat, options, d);
+    rankHypotheses(inc, cat, d);
+    fillTorchrunNotes(inc, d);
+    judgeConfidence(inc, cat, cause, d);
+
+    const QString who = e.rank >= 0 ? QStringLiteral("Rank %1").arg(e.rank) : QStringLiteral("An unattributed process");
+    QStringList where;
+    if (!e.host.isEmpty())
+        where.push_back(e.host);
+    if (e.device >= 0)
+        where.push_back(QStringLiteral("GPU%1").arg(e.device));
+    const QString what = d.signature >= 0 ? cat.signatures[static_cast<size_t>(d.signature)].title : e.message.left(160);
+    d.headline = QStringLiteral("%1%2 failed first%3: %4")
+                     .arg(who, where.isEmpty() ? QString() : QStringLiteral(" (%1)").arg(where.join(QStringLiteral(", "))),
+                          e.time.valid ? QStringLiteral(" at %1%2").arg(formatTime(e.time), e.time.inferred ? QStringLiteral(" (inferred)") : QString()) : QString(),
+                          what);
+
+    // Evidence: the lines before the first occurrence, from the file itself.
+    const FileInfo& file = inc.files[static_cast<size_t>(e.file)];
+    d.evidence.file = e.file;
+    d.evidence.toLine = e.line;
+    d.evidence.fromLine = std::max<qint64>(1, e.line - options.evidenceLines);
+    FileLinesResult opened = FileLines::open(file);
+    if (opened.ok()) {
+        for (qint64 l = d.evidence.fromLine; l <= d.evidence.toLine; ++l)
+            d.evidence.lines.push_back(opened.lines->line(l - 1));
+    } else {
+        d.notes.push_back(QStringLiteral("evidence not available: %1").arg(opened.error));
+    }
+    return d;
+}
+
+} // namespace rankscope

@@ -1,0 +1,85 @@
+// The answer: which rank failed first and why, what else is collateral, who hung, how sure we are,
+// and the fix and verification filled in with the incident's own hosts, ranks, devices and paths.
+#pragma once
+
+#include "log_model.h"
+#include "signature_catalog.h"
+
+#include <QString>
+#include <QStringList>
+
+#include <vector>
+
+namespace rankscope {
+
+struct CollateralGroup
+{
+    int signature = -1; // catalog index, -1 for failures no signature matched
+    QString label;      // "watchdog timeout at SeqNum 4812"
+    int rankCount = 0;
+    QString ranks;      // "0-3,5"
+    int eventCount = 0;
+    int firstEvent = -1;
+    QString pointsTo;   // a peer named by the symptom ("peer 10.10.0.11 = gpu-a01, ranks 0-3")
+};
+
+struct Suspect
+{
+    int rank = -1;
+    QString host;
+    QString reason;
+};
+
+struct Hypothesis
+{
+    int signature = -1;
+    QString reason;
+    int score = 0; // higher first
+};
+
+struct TorchrunNote
+{
+    QString host;
+    int rank = -1;
+    QString text;
+};
+
+struct Evidence
+{
+    int file = -1;
+    qint64 fromLine = 0, toLine = 0; // 1-based, inclusive
+    QStringList lines;
+};
+
+struct Diagnosis
+{
+    bool failureFound = false;
+    QString headline;          // one sentence for the top of the window and the terminal
+    int initiatingEvent = -1;  // index into Incident::events
+    int signature = -1;        // catalog index of the initiating event's signature
+    QString confidence;        // high | medium | low; empty when there is no failure
+    QStringList confidenceReasons;
+    QString fix;               // rendered
+    QStringList verify, checklist, evidenceCommands, siblings;
+    std::vector<CollateralGroup> collateral;
+    std::vector<int> collateralEvents; // every event counted in collateral
+    std::vector<Suspect> suspects;
+    std::vector<Hypothesis> hypotheses;
+    std::vector<TorchrunNote> torchrun;
+    Evidence evidence;
+    QString logFolder;
+    QStringList notes; // topology findings and other remarks that confirm or contradict
+};
+
+struct DiagnoseOptions
+{
+    int evidenceLines = 100;
+    QStringList extraFixLines; // e.g. a per-local-rank NCCL_IB_HCA mapping from the topology
+};
+
+Diagnosis diagnose(const Incident& incident, const Catalog& catalog, const DiagnoseOptions& options = {});
+
+// "0-3,5,7-9"
+QString formatRankRanges(std::vector<int> ranks);
+
+} // namespace rankscope

@@ -1,0 +1,188 @@
+// Collateral (every later failure, grouped), suspects (hung or silent ranks) and torchrun's own view.
+#include "diagnosis_parts.h"
+
+#include <QDateTime>
+
+#include <algorithm>
+#include <map>
+#include <set>
+
+namespace rankscope::detail {
+
+namespace {
+
+QString captureValue(const LogEvent& e, const char* name)
+{
+    for (const Capture& c : e.captures) {
+        if (c.first == QLatin1String(name))
+            return c.second;
+    }
+    return {};
+}
+
+} // namespace
+
+int roleOf(const Incident& inc, const Catalog& cat, int event)
+{
+    const LogEvent& e = inc.events[static_cast<size_t>(event)];
+    if (e.signature < 0 || e.signature >= static_cast<int>(cat.signatures.size()))
+        return 3;
+    return static_cast<int>(cat.signatures[static_cast<size_t>(e.signature)].role);
+}
+
+QString peerDescription(const Incident& inc, const QString& peer)
+{
+    std::vector<int> ranks;
+    QString host;
+    for (const RankInfo& r : inc.ranks) {
+        if (r.addresses.contains(peer)) {
+            ranks.push_back(r.rank);
+            host = r.host;
+        }
+    }
+    if (ranks.empty())
+        return QStringLiteral("peer %1").arg(peer);
+    return QStringLiteral("peer %1 = %2 (ranks %3)").arg(peer, host, formatRankRanges(ranks));
+}
+
+void fillCollateral(const Incident& inc, const Catalog& cat, Diagnosis& d)
+{
+    struct Group
+    {
+        std::set<int> ranks;
+        int events = 0;
+        int first = -1;
+        QString seq;
+        QString peer;
+    };
+    std::map<int, Group> groups; // by signature (-1 = unmatched failures)
+    const int init = d.initiatingEvent;
+    const int initRank = init >= 0 ? inc.events[static_cast<size_t>(init)].rank : -1;
+    for (int i = 0; i < static_cast<int>(inc.events.size()); ++i) {
+        const LogEvent& e = inc.events[static_cast<size_t>(i)];
+        if (i == init || e.severity < Severity::Warn || roleOf(inc, cat, i) == 2)
+            continue;
+        if (e.rank >= 0 && e.rank == initRank)
+            continue; // the initiating rank's own follow-up is its record, not collateral
+        if (e.rank < 0 && e.signature < 0)
+            continue; // agent chatter without a rank or a signature says nothing about the ranks
+        Group& g = groups[e.signature];
+        if (e.rank >= 0)
+            g.ranks.insert(e.rank);
+        ++g.events;
+        if (g.first < 0)
+            g.first = i;
+        if (g.seq.isEmpty())
+            g.seq = captureValue(e, "seq");
+        if (g.peer.isEmpty())
+            g.peer = captureValue(e, "peer");
+        d.collateralEvents.push_back(i);
+    }
+    for (auto& [sig, g] : groups) {
+        CollateralGroup out;
+        out.signature = sig;
+        out.label = sig >= 0 ? cat.signatures[static_cast<size_t>(sig)].title : QStringLiteral("other failures (no signature)");
+        if (!g.seq.isEmpty())
+            out.label += QStringLiteral(" at SeqNum %1").arg(g.seq);
+        out.rankCount = static_cast<int>(g.ranks.size());
+        out.ranks = formatRankRanges(std::vector<int>(g.ranks.begin(), g.ranks.end()));
+        out.eventCount = g.events;
+        out.firstEvent = g.first;
+        if (!g.peer.isEmpty())
+            out.pointsTo = peerDescription(inc, g.peer);
+        d.collateral.push_back(std::move(out));
+    }
+    std::sort(d.collateral.begin(), d.collateral.end(),
+              [](const CollateralGroup& a, const CollateralGroup& b) { return a.rankCount > b.rankCount; });
+}
+
+void fillSuspects(const Incident& inc, const Catalog& cat, Diagnosis& d)
+{
+    // Ranks that a communicator expects but that left no line at all.
+    int world = 0;
+    for (const RankInfo& r : inc.ranks)
+        world = std::max(world, r.nRanks);
+    std::set<int> seen;
+    for (const RankInfo& r : inc.ranks)
+        seen.insert(r.rank);
+    for (int r = 0; r < world && d.suspects.size() < 64; ++r) {
+        if (!seen.count(r))
+            d.suspects.push_back({ r, QString(), QStringLiteral("no log line from this rank although nranks is %1").arg(world) });
+    }
+
+    // Watchdog timeouts name a SeqNum: a rank with no failure of its own while others timed out never reached it.
+    std::set<int> timedOut, failed;
+    QString seq;
+    for (int i = 0; i < static_cast<int>(inc.events.size()); ++i) {
+        const LogEvent& e = inc.events[static_cast<size_t>(i)];
+        if (e.rank < 0 || e.severity < Severity::Warn)
+            continue;
+        failed.insert(e.rank);
+        const QString s = captureValue(e, "seq");
+        if (!s.isEmpty() && roleOf(inc, cat, i) == 1) {
+            timedOut.insert(e.rank);
+            seq = s;
+        }
+    }
+    if (!timedOut.empty()) {
+        for (const RankInfo& r : inc.ranks) {
+            if (!failed.count(r.rank))
+                d.suspects.push_back({ r.rank, r.host,
+                                       QStringLiteral("printed no error while %1 rank(s) timed out at SeqNum %2: it probably never reached that collective")
+                                           .arg(timedOut.size())
+                                           .arg(seq) });
+        }
+    }
+
+    // Ranks whose logs stop well before the others' (a straggler or a silent death).
+    std::vector<qint64> lasts;
+    for (const RankInfo& r : inc.ranks) {
+        if (r.timesKnown)
+            lasts.push_back(r.lastTime.ms);
+    }
+    if (lasts.size() >= 3) {
+        std::vector<qint64> sorted = lasts;
+        std::nth_element(sorted.begin(), sorted.begin() + static_cast<long>(sorted.size() / 2), sorted.end());
+        const qint64 median = sorted[sorted.size() / 2];
+        for (const RankInfo& r : inc.ranks) {
+            if (!r.timesKnown || median - r.lastTime.ms < 60'000)
+                continue;
+            const bool already = std::any_of(d.suspects.begin(), d.suspects.end(), [&](const Suspect& s) { return s.rank == r.rank; });
+            if (!already)
+                d.suspects.push_back({ r.rank, r.host,
+                                       QStringLiteral("its log stops at %1, %2 s before most ranks")
+                                           .arg(formatTime(r.lastTime))
+                                           .arg((median - r.lastTime.ms) / 1000) });
+        }
+    }
+}
+
+void fillTorchrunNotes(const Incident& inc, Diagnosis& d)
+{
+    if (d.initiatingEvent < 0)
+        return;
+    const LogEvent& init = inc.events[static_cast<size_t>(d.initiatingEvent)];
+    for (const TorchrunFailure& f : inc.torchrunFailures) {
+        if (!f.rootCause || f.rank < 0)
+            continue;
+        TorchrunNote n;
+        n.host = f.host;
+        n.rank = f.rank;
+        if (f.rank == init.rank) {
+            n.text = QStringLiteral("torchrun on %1 agrees: its Root Cause is rank %2").arg(f.host).arg(f.rank);
+        } else {
+            n.text = QStringLiteral("torchrun on %1 names rank %2 as \"Root Cause\" (time %3, exitcode %4), but rank %5 failed first at %6. "
+                                    "torchrun's summary only sees the workers of its own node, and its times are whole seconds, "
+                                    "so a tie goes to the first failure in dict order.")
+                         .arg(f.host)
+                         .arg(f.rank)
+                         .arg(f.time)
+                         .arg(f.exitCode)
+                         .arg(init.rank)
+                         .arg(formatTime(init.time));
+        }
+        d.torchrun.push_back(std::move(n));
+    }
+}
+
+} // namespace rankscope::detail

@@ -1,0 +1,151 @@
+#include "event_order.h"
+
+#include <QDate>
+#include <QFileInfo>
+
+#include <algorithm>
+#include <map>
+
+namespace rankscope {
+
+namespace {
+
+EventTime resolve(const ParsedStamp& s, int year)
+{
+    EventTime t;
+    if (!s.found())
+        return t;
+    if (auto ms = stampToMs(s, year)) {
+        t.ms = *ms;
+        t.valid = true;
+    }
+    return t;
+}
+
+// An unstamped record takes the time of the nearer stamped line of its file.
+EventTime inferTime(const ScannedEvent& ev, int year)
+{
+    const qint64 line = ev.event.line;
+    const EventTime before = resolve(ev.prevStamp, year);
+    const EventTime after = resolve(ev.nextStamp, year);
+    EventTime t;
+    if (before.valid && (!after.valid || line - ev.prevStampLine <= ev.nextStampLine - line))
+        t = before;
+    else if (after.valid)
+        t = after;
+    t.inferred = t.valid;
+    return t;
+}
+
+} // namespace
+
+int incidentYear(const std::vector<FileScan>& scans, int fallbackYear)
+{
+    std::map<int, int> votes;
+    for (const FileScan& s : scans) {
+        if (s.yearSeen != 0)
+            ++votes[s.yearSeen];
+    }
+    int best = fallbackYear, count = 0;
+    for (const auto& [year, n] : votes) {
+        if (n > count) {
+            best = year;
+            count = n;
+        }
+    }
+    return best;
+}
+
+void orderEvents(std::vector<FileScan>& scans, Incident& inc)
+{
+    int fallback = QDate::currentDate().year();
+    for (const FileScan& s : scans) {
+        if (!s.info.content.isEmpty() || s.info.path.startsWith(QLatin1Char('<')))
+            continue;
+        fallback = QFileInfo(s.info.path).lastModified().date().year();
+        break;
+    }
+    const int year = incidentYear(scans, fallback);
+
+    QStringList untimedFiles;
+    const int fileBase = static_cast<int>(inc.files.size());
+    for (size_t fi = 0; fi < scans.size(); ++fi) {
+        FileScan& s = scans[fi];
+        if (!s.info.hasTimestamps && !s.events.empty())
+            untimedFiles.push_back(s.info.displayPath);
+        for (ScannedEvent& ev : s.events) {
+            LogEvent e = std::move(ev.event);
+            e.file = fileBase + static_cast<int>(fi);
+            e.time = ev.stamp.found() ? resolve(ev.stamp, year) : inferTime(ev, year);
+            inc.events.push_back(std::move(e));
+        }
+        // Rank activity span from its streams' stamped lines.
+        for (const StreamStats& st : s.streams) {
+            if (st.rank < 0 || !st.hasStamp)
+                continue;
+            auto it = std::lower_bound(inc.ranks.begin(), inc.ranks.end(), st.rank,
+                                       [](const RankInfo& r, int v) { return r.rank < v; });
+            if (it == inc.ranks.end() || it->rank != st.rank)
+                continue;
+            const EventTime first = resolve(st.firstStamp, year), last = resolve(st.lastStamp, year);
+            if (first.valid && (!it->timesKnown || first.ms < it->firstTime.ms))
+                it->firstTime = first;
+            if (last.valid && (!it->timesKnown || last.ms > it->lastTime.ms))
+                it->lastTime = last;
+            it->timesKnown = it->timesKnown || first.valid || last.valid;
+        }
+        inc.totalBytes += s.info.bytes;
+        inc.files.push_back(std::move(s.info));
+    }
+    if (!untimedFiles.isEmpty()) {
+        inc.warnings.push_back(
+            QStringLiteral("%1 file(s) have no timestamps (%2): their events are ordered by line only, and their order "
+                           "against other ranks is unknown")
+                .arg(untimedFiles.size())
+                .arg(untimedFiles.mid(0, 3).join(QStringLiteral(", "))
+                     + (untimedFiles.size() > 3 ? QStringLiteral(", …") : QString())));
+    }
+
+    // Timed events by time; at equal times NCCL's own line first (it is where errors originate), then
+    // the milder severity (the fingerprint is an early WARN, then the ERROR that carries it); untimed
+    // events keep their file order after the timed ones.
+    std::stable_sort(inc.events.begin(), inc.events.end(), [](const LogEvent& a, const LogEvent& b) {
+        if (a.time.valid != b.time.valid)
+            return a.time.valid;
+        if (a.time.valid && a.time.ms != b.time.ms)
+            return a.time.ms < b.time.ms;
+        const bool an = a.message.size() != a.text.size() && a.text.contains(QLatin1String(" NCCL WARN "));
+        const bool bn = b.message.size() != b.text.size() && b.text.contains(QLatin1String(" NCCL WARN "));
+        if (an != bn)
+            return an;
+        if (a.time.valid && a.severity != b.severity)
+            return a.severity < b.severity;
+        if (a.file != b.file)
+            return a.file < b.file;
+        return a.line < b.line;
+    });
+
+    // First WARN per rank: by time where known, else the first in file order (events are sorted so).
+    inc.firstWarn = -1;
+    int firstUnattributed = -1;
+    for (size_t i = 0; i < inc.events.size(); ++i) {
+        const LogEvent& e = inc.events[i];
+        if (e.severity < Severity::Warn)
+            continue;
+        if (e.rank < 0) {
+            if (firstUnattributed < 0)
+                firstUnattributed = static_cast<int>(i);
+            continue;
+        }
+        if (inc.firstWarn < 0)
+            inc.firstWarn = static_cast<int>(i);
+        auto it = std::lower_bound(inc.ranks.begin(), inc.ranks.end(), e.rank,
+                                   [](const RankInfo& r, int v) { return r.rank < v; });
+        if (it != inc.ranks.end() && it->rank == e.rank && it->firstWarn < 0)
+            it->firstWarn = static_cast<int>(i);
+    }
+    if (inc.firstWarn < 0)
+        inc.firstWarn = firstUnattributed;
+}
+
+} // namespace rankscope

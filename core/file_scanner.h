@@ -1,0 +1,82 @@
+// Scans one input in a single pass: splits lines, peels prefixes, reads stamps and severities, joins
+// multi-line records, and keeps only what the analysis needs (events, identity facts, per-stream stats)
+// plus a line index of 8 bytes per line.
+#pragma once
+
+#include "cancel_token.h"
+#include "identity_facts.h"
+#include "input_discovery.h"
+#include "log_model.h"
+#include "timestamp.h"
+
+#include <atomic>
+#include <vector>
+
+namespace rankscope {
+
+class SignatureMatcher;
+struct Catalog;
+
+// Who wrote a run of lines, as far as the line itself says.
+struct StreamKey
+{
+    int launcherRank = -1;
+    int teeLocalRank = -1;
+    int globalRank = -1;
+    QString host;
+    qint64 pid = -1;
+    int dev = -1;
+    friend bool operator==(const StreamKey&, const StreamKey&) = default;
+};
+
+struct StreamStats
+{
+    StreamKey key;
+    std::array<qint64, 4> counts {};
+    qint64 lines = 0;
+    ParsedStamp firstStamp, lastStamp;
+    qint64 firstLine = 0, lastLine = 0; // 1-based lines of the stamps above
+    bool hasStamp = false;
+    QString lastStep; // the last "step N" progress line seen
+    int rank = -1;    // filled by attribution
+};
+
+struct ScannedEvent
+{
+    LogEvent event;
+    int stream = -1;        // index into FileScan::streams
+    ParsedStamp stamp;      // the record's own stamp (kind None when it has none)
+    ParsedStamp prevStamp, nextStamp; // nearest stamped lines of the same file, for inference
+    qint64 prevStampLine = -1, nextStampLine = -1;
+    bool nccl = false;
+    int rolePriority = 3;   // 0 cause, 1 symptom, 2 context, 3 no signature
+};
+
+struct FileScan
+{
+    FileInfo info;
+    QString rootFolder;
+    PathHints hints;
+    std::vector<ScannedEvent> events;
+    std::vector<StreamStats> streams;
+    std::vector<IdentityFact> facts;
+    std::vector<qint64> restartLines; // elastic restarts seen inside the file (1-based lines)
+    QString skipReason;               // set when the file could not be analysed at all
+    bool topologyCapture = false;     // the file is a topology capture, not a log
+    int yearSeen = 0;                 // the year of the first stamp that carries one
+};
+
+struct ScanContext
+{
+    const Catalog* catalog = nullptr;
+    const SignatureMatcher* matcher = nullptr;
+    const CancelToken* cancel = nullptr;
+    std::atomic<qint64>* bytesDone = nullptr;
+};
+
+inline constexpr qint64 kMaxLineBytes = 1 << 20; // longer lines are cut, with a marker
+inline constexpr int kMaxRecordLines = 400;      // continuation lines kept per record
+
+FileScan scanFile(const InputFile& input, int fileIndex, const ScanContext& context);
+
+} // namespace rankscope

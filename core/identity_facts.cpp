@@ -1,0 +1,187 @@
+#include "identity_facts.h"
+
+#include <QRegularExpression>
+#include <re2/re2.h>
+
+namespace rankscope {
+
+namespace {
+
+re2::StringPiece piece(std::string_view s) { return re2::StringPiece(s.data(), s.size()); }
+QString qs(const std::string& s) { return QString::fromStdString(s); }
+
+bool startsWith(std::string_view s, std::string_view p) { return s.substr(0, p.size()) == p; }
+
+bool parseInit(std::string_view m, IdentityFact& f)
+{
+    // Every form since 2.8 ends with "- Init START" or "- Init COMPLETE"; older ones lack nvmlDev/commId.
+    static const RE2 re(R"(comm 0x[0-9a-f]+ rank (\d+) nranks (\d+) cudaDev (\d+)(?: nvmlDev (\d+))? busId ([0-9a-f]+))"
+                        R"((?:.*? commId (0x[0-9a-f]+))?.*?- ?Init (START|COMPLETE))");
+    int rank = -1, nranks = -1, cuda = -1;
+    std::string nvml, bus, comm, state;
+    if (!RE2::PartialMatch(piece(m), re, &rank, &nranks, &cuda, &nvml, &bus, &comm, &state))
+        return false;
+    f.kind = IdentityFact::Kind::Init;
+    f.rank = rank;
+    f.nRanks = nranks;
+    f.cudaDev = cuda;
+    f.nvmlDev = nvml.empty() ? -1 : std::stoi(nvml);
+    f.busId = busIdFromNccl(bus);
+    f.commId = qs(comm);
+    f.initComplete = state == "COMPLETE";
+    return true;
+}
+
+bool parseNodeInfo(std::string_view m, IdentityFact& f)
+{
+    static const RE2 re(R"(^comm 0x[0-9a-f]+ rank (\d+) nRanks (\d+) nNodes (\d+) localRanks \d+ localRank (\d+))");
+    int rank = -1, nranks = -1, nodes = -1, local = -1;
+    if (!RE2::PartialMatch(piece(m), re, &rank, &nranks, &nodes, &local))
+        return false;
+    f.kind = IdentityFact::Kind::NodeInfo;
+    f.rank = rank;
+    f.nRanks = nranks;
+    f.nNodes = nodes;
+    f.localRank = local;
+    return true;
+}
+
+bool parseNetUsing(std::string_view m, IdentityFact& f)
+{
+    if (!startsWith(m, "NET/IB : Using") && !startsWith(m, "NET/Socket : Using"))
+        return false;
+    f.kind = IdentityFact::Kind::NetUsing;
+    // " [0]mlx5_0:1/IB" per device (2.30 adds ":rail::plane"); sockets print " [0]ens1f0:10.0.0.1<0>".
+    static const RE2 dev(R"(\[(\d+)\]([A-Za-z0-9_.\-]+)(?::(\d+))?(?::\d+)*(?:/(IB|RoCE))?)");
+    const size_t semi = m.find("; OOB ");
+    re2::StringPiece in = piece(m.substr(0, semi));
+    int index = -1, port = -1;
+    std::string name, portText, layer;
+    while (RE2::FindAndConsume(&in, dev, &index, &name, &portText, &layer)) {
+        port = portText.empty() ? -1 : std::stoi(portText);
+        f.nics.push_back(NicUse { index, qs(name), port, qs(layer) });
+    }
+    if (semi != std::string_view::npos)
+        f.text = qs(std::string(m.substr(semi + 6)));
+    return true;
+}
+
+bool parseChannel(std::string_view m, IdentityFact& f)
+{
+    static const RE2 re(R"(^Channel \d+(?:/\d+)? : (\d+)\[[0-9a-f]+\] -> (\d+)\[[0-9a-f]+\] \[(send|receive)\] via NET/[A-Za-z]+/(\d+)((?:/GDRDMA)?))");
+    int from = -1, to = -1, nic = -1;
+    std::string dir, gdr;
+    if (!RE2::PartialMatch(piece(m), re, &from, &to, &dir, &nic, &gdr))
+        return false;
+    f.kind = IdentityFact::Kind::ChannelNet;
+    f.rank = dir == "send" ? from : to; // [receive] lines print the peer first
+    f.channelNic = nic;
+    f.gdr = !gdr.empty();
+    return true;
+}
+
+bool parseAffinity(std::string_view m, IdentityFact& f)
+{
+    static const RE2 re(R"(^(?:Setting affinity for GPU (\d+) to ([0-9a-fx,\-]+)|ncclTopoGetCpuAffinity: Affinity for GPU (\d+) is ([0-9a-fx,\-]+)))");
+    std::string a, b, c, d;
+    if (!RE2::PartialMatch(piece(m), re, &a, &b, &c, &d))
+        return false;
+    f.kind = IdentityFact::Kind::Affinity;
+    f.nvmlDev = std::stoi(a.empty() ? c : a);
+    f.text = qs(b.empty() ? d : b);
+    return true;
+}
+
+bool parseBootstrap(std::string_view m, IdentityFact& f)
+{
+    static const RE2 re(R"(^Bootstrap ?: Using ([A-Za-z0-9_.\-]+):([0-9a-fA-F:.%]+)<\d+>)");
+    std::string ifname, ip;
+    if (!RE2::PartialMatch(piece(m), re, &ifname, &ip))
+        return false;
+    f.kind = IdentityFact::Kind::Bootstrap;
+    f.text = qs(ip);
+    return true;
+}
+
+} // namespace
+
+bool parseNcclIdentity(std::string_view m, IdentityFact& f)
+{
+    if (m.empty())
+        return false;
+    switch (m[0]) {
+    case 'c':
+        return parseNodeInfo(m, f) || parseInit(m, f);
+    case 'n':
+    case '[':
+        return m.find("Init ") != std::string_view::npos && parseInit(m, f);
+    case 'N':
+        return parseNetUsing(m, f);
+    case 'C':
+        return m.find("via NET/") != std::string_view::npos && parseChannel(m, f);
+    case 'S':
+        return parseAffinity(m, f);
+    case 'B':
+        return parseBootstrap(m, f);
+    default:
+        return false;
+    }
+}
+
+bool parseNcclTestsRank(std::string_view line, IdentityFact& f)
+{
+    static const RE2 re(R"(^#\s+Rank\s+(\d+)\s+Group\s+\d+\s+Pid\s+(\d+)\s+on\s+(\S+)\s+device\s+(\d+)\s+\[(0x[0-9a-f]+)\])");
+    int rank = -1, dev = -1;
+    long long pid = -1;
+    std::string host, bus;
+    if (!RE2::PartialMatch(piece(line), re, &rank, &pid, &host, &dev, &bus))
+        return false;
+    f.kind = IdentityFact::Kind::NcclTestsRank;
+    f.rank = rank;
+    f.pid = pid;
+    f.host = qs(host);
+    f.cudaDev = dev;
+    f.ncclDev = dev;
+    return true;
+}
+
+QString busIdFromNccl(std::string_view hex)
+{
+    bool ok = false;
+    const qulonglong id = QString::fromLatin1(hex.data(), static_cast<qsizetype>(hex.size())).toULongLong(&ok, 16);
+    if (!ok)
+        return {};
+    return QStringLiteral("%1:%2:%3.%4")
+        .arg(id >> 20, 4, 16, QLatin1Char('0'))
+        .arg((id & 0xff000) >> 12, 2, 16, QLatin1Char('0'))
+        .arg((id & 0xff0) >> 4, 2, 16, QLatin1Char('0'))
+        .arg(id & 0xf, 1, 16);
+}
+
+PathHints hintsFromPath(const QString& displayPath)
+{
+    PathHints h;
+    static const QRegularExpression rankRe(QStringLiteral(R"((?:^|[/._-])rank[-_.]?0*(\d+)(?:[._/-]|$))"),
+                                           QRegularExpression::CaseInsensitiveOption);
+    static const QRegularExpression ncclRe(QStringLiteral(R"((?:^|/)nccl[._-]([A-Za-z0-9_\-]+(?:\.[A-Za-z0-9_\-]+)*)[._-](\d+)\.(?:log|txt|out))"));
+    static const QRegularExpression attemptRe(QStringLiteral(R"((?:^|/)attempt_(\d+)/(\d+)/(?:stdout|stderr)\.log)"));
+    static const QRegularExpression attemptOnly(QStringLiteral(R"((?:^|/)attempt_(\d+)(?:/|$))"));
+    QRegularExpressionMatch m = rankRe.match(displayPath);
+    if (m.hasMatch())
+        h.rank = m.captured(1).toInt();
+    m = ncclRe.match(displayPath);
+    if (m.hasMatch()) {
+        h.host = m.captured(1).section(QLatin1Char('.'), 0, 0);
+        h.pid = m.captured(2).toLongLong();
+    }
+    m = attemptRe.match(displayPath);
+    if (m.hasMatch()) {
+        h.attempt = m.captured(1).toInt();
+        h.localRank = m.captured(2).toInt();
+    } else if ((m = attemptOnly.match(displayPath)).hasMatch()) {
+        h.attempt = m.captured(1).toInt();
+    }
+    return h;
+}
+
+} // namespace rankscope

@@ -1,0 +1,141 @@
+#include "ingest.h"
+
+#include "attribution.h"
+#include "file_scanner.h"
+#include "input_discovery.h"
+
+#include <QFileInfo>
+
+#include <atomic>
+#include <map>
+#include <thread>
+
+namespace rankscope {
+
+namespace {
+
+// Scans files on all cores; each worker pulls the next file index, so big files don't stall the rest.
+std::vector<FileScan> scanAll(const std::vector<InputFile>& files, const LoadOptions& options,
+                              const CancelToken* cancel, const ProgressFn& progress)
+{
+    std::vector<FileScan> scans(files.size());
+    qint64 total = 0;
+    for (const InputFile& f : files)
+        total += f.size;
+    std::atomic<qint64> done { 0 };
+    std::atomic<size_t> next { 0 };
+    ScanContext ctx;
+    ctx.catalog = options.catalog;
+    ctx.matcher = options.matcher;
+    ctx.cancel = cancel;
+    ctx.bytesDone = &done;
+    auto worker = [&] {
+        for (;;) {
+            const size_t i = next.fetch_add(1);
+            if (i >= files.size() || (cancel && cancel->isCancelled()))
+                return;
+            scans[i] = scanFile(files[i], static_cast<int>(i), ctx);
+        }
+    };
+    unsigned n = options.threads > 0 ? static_cast<unsigned>(options.threads) : std::thread::hardware_concurrency();
+    n = std::max(1u, std::min<unsigned>(n, static_cast<unsigned>(files.size())));
+    std::vector<std::thread> pool;
+    for (unsigned t = 1; t < n; ++t)
+        pool.emplace_back(worker);
+    // The calling thread works too, and reports progress between files.
+    std::atomic<bool> finished { false };
+    std::thread reporter;
+    if (progress) {
+        reporter = std::thread([&] {
+            while (!finished.load()) {
+                progress(done.load(), total);
+                std::this_thread::sleep_for(std::chrono::milliseconds(50));
+            }
+        });
+    }
+    worker();
+    for (std::thread& t : pool)
+        t.join();
+    finished = true;
+    if (reporter.joinable())
+        reporter.join();
+    if (progress)
+        progress(total, total);
+    return scans;
+}
+
+QString attemptLabel(int attempt) { return QStringLiteral("attempt_%1").arg(attempt); }
+
+} // namespace
+
+LoadResult loadIncidents(const LoadOptions& options, const CancelToken* cancel, const ProgressFn& progress)
+{
+    LoadResult result;
+    Discovery found = discoverInputs(options.paths, options.pastedText, cancel);
+    std::vector<FileScan> scans = scanAll(found.files, options, cancel, progress);
+    if (cancel && cancel->isCancelled()) {
+        result.cancelled = true;
+        result.error = QStringLiteral("loading stopped");
+        return result;
+    }
+
+    // Files that could not be analysed are listed, with the reason; the rest go on.
+    std::vector<SkippedInput> skipped = std::move(found.skipped);
+    std::map<int, std::vector<FileScan>> byAttempt;
+    for (FileScan& s : scans) {
+        if (s.topologyCapture) {
+            result.topologyFiles.push_back(s.info.path);
+            continue;
+        }
+        if (!s.skipReason.isEmpty()) {
+            skipped.push_back({ s.info.path, s.skipReason });
+            continue;
+        }
+        byAttempt[s.hints.attempt].push_back(std::move(s));
+    }
+    // Files outside any attempt_N folder belong to the latest attempt.
+    if (byAttempt.size() > 1 && byAttempt.count(-1)) {
+        std::vector<FileScan> loose = std::move(byAttempt[-1]);
+        byAttempt.erase(-1);
+        auto& latest = byAttempt.rbegin()->second;
+        for (FileScan& s : loose)
+            latest.push_back(std::move(s));
+    }
+    if (byAttempt.empty()) {
+        QStringList reasons;
+        for (const SkippedInput& s : skipped)
+            reasons.push_back(QStringLiteral("%1: %2").arg(s.path, s.reason));
+        result.error = reasons.isEmpty() ? QStringLiteral("no input files found in %1").arg(options.paths.join(QStringLiteral(", ")))
+                                         : QStringLiteral("no input could be read:\n") + reasons.join(QLatin1Char('\n'));
+        if (options.paths.isEmpty() && options.pastedText.isEmpty())
+            result.error = QStringLiteral("no input given");
+        return result;
+    }
+
+    for (auto& [attempt, attemptScans] : byAttempt) {
+        Incident inc;
+        inc.inputs = options.paths;
+        if (!options.pastedText.isEmpty())
+            inc.inputs.push_back(QStringLiteral("<pasted text>"));
+        inc.label = attempt >= 0 ? attemptLabel(attempt)
+            : options.paths.size() == 1 ? QFileInfo(options.paths.front()).fileName()
+                                        : QStringLiteral("incident");
+        if (inc.label.isEmpty() || inc.label == QLatin1String("-"))
+            inc.label = QStringLiteral("incident");
+        inc.skipped = skipped;
+        buildIncident(attemptScans, inc);
+        for (const FileInfo& f : inc.files) {
+            for (const QString& note : f.notes)
+                inc.warnings.push_back(QStringLiteral("%1: %2").arg(f.displayPath, note));
+        }
+        result.incidents.push_back(std::move(inc));
+    }
+    if (result.incidents.size() > 1) {
+        for (Incident& inc : result.incidents)
+            inc.warnings.push_back(QStringLiteral("elastic restarts: %1 attempts; this is %2").arg(result.incidents.size()).arg(inc.label));
+    }
+    result.current = static_cast<int>(result.incidents.size()) - 1;
+    return result;
+}
+
+} // namespace rankscope

@@ -1,0 +1,141 @@
+#include "input_discovery.h"
+
+#include <QDir>
+#include <QFileInfo>
+
+#include <cstdio>
+#include <filesystem>
+#include <set>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <utility>
+
+namespace fs = std::filesystem;
+
+namespace rankscope {
+
+namespace {
+
+QString fromPath(const fs::path& p) { return QString::fromStdString(p.string()); }
+QString errnoText(int err) { return QString::fromLocal8Bit(std::strerror(err)); }
+
+struct Walker
+{
+    Discovery& out;
+    const CancelToken* cancel;
+    std::set<std::pair<dev_t, ino_t>> visitedDirs; // breaks symlink loops
+
+    void addFile(const fs::path& p, const QString& display, const QString& root, const struct stat& st)
+    {
+        if (::access(p.c_str(), R_OK) != 0) {
+            out.skipped.push_back({ fromPath(p), QStringLiteral("not readable: %1").arg(errnoText(errno)) });
+            return;
+        }
+        InputFile f;
+        f.path = fromPath(p);
+        f.displayPath = display;
+        f.rootFolder = root;
+        f.size = static_cast<qint64>(st.st_size);
+        out.files.push_back(std::move(f));
+    }
+
+    void walk(const fs::path& dir, const fs::path& root)
+    {
+        struct stat st {};
+        if (::stat(dir.c_str(), &st) != 0)
+            return;
+        if (!visitedDirs.insert({ st.st_dev, st.st_ino }).second) {
+            out.skipped.push_back({ fromPath(dir), QStringLiteral("symbolic link loop: folder already visited") });
+            return;
+        }
+        std::error_code ec;
+        fs::directory_iterator it(dir, ec);
+        if (ec) {
+            out.skipped.push_back(
+                { fromPath(dir), QStringLiteral("folder not readable: %1").arg(QString::fromStdString(ec.message())) });
+            return;
+        }
+        std::vector<fs::path> entries;
+        for (; it != fs::directory_iterator(); it.increment(ec)) {
+            if (ec)
+                break;
+            entries.push_back(it->path());
+        }
+        std::sort(entries.begin(), entries.end());
+        const QString rootText = fromPath(root);
+        for (const fs::path& p : entries) {
+            if (cancel && cancel->isCancelled())
+                return;
+            struct stat target {};
+            if (::stat(p.c_str(), &target) != 0) {
+                const int err = errno;
+                struct stat link {};
+                const bool isLink = ::lstat(p.c_str(), &link) == 0 && S_ISLNK(link.st_mode);
+                QString reason = err == ELOOP ? QStringLiteral("symbolic link loop")
+                    : isLink                  ? QStringLiteral("broken symbolic link")
+                                              : QStringLiteral("cannot stat: %1").arg(errnoText(err));
+                out.skipped.push_back({ fromPath(p), reason });
+                continue;
+            }
+            if (S_ISDIR(target.st_mode)) {
+                walk(p, root);
+            } else if (S_ISREG(target.st_mode)) {
+                addFile(p, fromPath(fs::relative(p, root, ec)), rootText, target);
+            } else {
+                out.skipped.push_back({ fromPath(p), QStringLiteral("not a regular file") });
+            }
+        }
+    }
+};
+
+} // namespace
+
+Discovery discoverInputs(const QStringList& paths, const QString& pastedText, const CancelToken* cancel)
+{
+    Discovery out;
+    Walker walker { out, cancel, {} };
+    for (const QString& given : paths) {
+        if (given == QLatin1String("-")) {
+            InputFile f;
+            f.path = QStringLiteral("<stdin>");
+            f.displayPath = f.path;
+            QByteArray bytes;
+            char buffer[1 << 16];
+            size_t n = 0;
+            while ((n = std::fread(buffer, 1, sizeof buffer, stdin)) > 0)
+                bytes.append(buffer, static_cast<qsizetype>(n));
+            f.memory = bytes;
+            f.size = bytes.size();
+            f.inMemory = true;
+            out.files.push_back(std::move(f));
+            continue;
+        }
+        const fs::path p = fs::absolute(fs::path(given.toStdString()));
+        struct stat st {};
+        if (::stat(p.c_str(), &st) != 0) {
+            const int err = errno;
+            out.skipped.push_back({ given, err == ENOENT ? QStringLiteral("no such file or folder")
+                                         : err == ELOOP  ? QStringLiteral("symbolic link loop")
+                                                         : QStringLiteral("cannot open: %1").arg(errnoText(err)) });
+            continue;
+        }
+        if (S_ISDIR(st.st_mode))
+            walker.walk(p, p);
+        else if (S_ISREG(st.st_mode))
+            walker.addFile(p, given, QString(), st);
+        else
+            out.skipped.push_back({ given, QStringLiteral("not a regular file") });
+    }
+    if (!pastedText.isEmpty()) {
+        InputFile f;
+        f.path = QStringLiteral("<pasted text>");
+        f.displayPath = f.path;
+        f.memory = pastedText.toUtf8();
+        f.size = f.memory.size();
+        f.inMemory = true;
+        out.files.push_back(std::move(f));
+    }
+    return out;
+}
+
+} // namespace rankscope

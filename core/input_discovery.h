@@ -1,0 +1,34 @@
+// Turns what the user gave (folders, files, "-", pasted text) into a flat list of inputs to scan,
+// and lists everything it could not take with the reason.
+#pragma once
+
+#include "cancel_token.h"
+#include "log_model.h"
+
+#include <QByteArray>
+#include <QString>
+#include <QStringList>
+
+#include <vector>
+
+namespace rankscope {
+
+struct InputFile
+{
+    QString path;         // absolute path; "<stdin>" or "<pasted text>" for in-memory inputs
+    QString displayPath;  // relative to the folder it was found in, or the path as given
+    QString rootFolder;   // the folder given by the user, empty for single files
+    qint64 size = 0;      // on-disk size
+    QByteArray memory;    // the bytes of in-memory inputs
+    bool inMemory = false;
+};
+
+struct Discovery
+{
+    std::vector<InputFile> files;
+    std::vector<SkippedInput> skipped;
+};
+
+Discovery discoverInputs(const QStringList& paths, const QString& pastedText, const CancelToken* cancel);
+
+} // namespace rankscope

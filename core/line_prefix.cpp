@@ -1,0 +1,244 @@
+#include "line_prefix.h"
+
+#include <cstring>
+
+namespace rankscope {
+
+namespace {
+
+bool isDigit(char c) { return c >= '0' && c <= '9'; }
+bool isAlpha(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
+
+// Reads digits at pos; returns -1 when there are none (or too many to be a rank/pid).
+qint64 readNumber(std::string_view s, size_t& pos)
+{
+    const size_t start = pos;
+    qint64 value = 0;
+    while (pos < s.size() && isDigit(s[pos]) && pos - start < 12) {
+        value = value * 10 + (s[pos] - '0');
+        ++pos;
+    }
+    return pos == start ? -1 : value;
+}
+
+bool startsWith(std::string_view s, std::string_view p) { return s.substr(0, p.size()) == p; }
+
+// "[default3]:" / "[trainer12]:" / "[rank7]:" -> role, number, length consumed.
+bool readBracketRole(std::string_view s, std::string_view& role, int& number, size_t& length)
+{
+    if (s.size() < 4 || s[0] != '[')
+        return false;
+    size_t pos = 1;
+    while (pos < s.size() && pos < 40 && (isAlpha(s[pos]) || s[pos] == '_'))
+        ++pos;
+    if (pos == 1)
+        return false;
+    role = s.substr(1, pos - 1);
+    const qint64 n = readNumber(s, pos);
+    if (n < 0 || n > 10'000'000 || pos + 1 >= s.size() + 1 || pos >= s.size() || s[pos] != ']')
+        return false;
+    ++pos;
+    if (pos >= s.size() || s[pos] != ':')
+        return false;
+    ++pos;
+    if (pos < s.size() && s[pos] == ' ')
+        ++pos;
+    number = static_cast<int>(n);
+    length = pos;
+    return true;
+}
+
+// "12: " (srun --label; the label may be right-aligned with spaces).
+bool readSrunLabel(std::string_view s, int& rank, size_t& length)
+{
+    size_t pos = 0;
+    while (pos < s.size() && pos < 8 && s[pos] == ' ')
+        ++pos;
+    const qint64 n = readNumber(s, pos);
+    if (n < 0 || n > 1'000'000 || pos + 1 >= s.size() || s[pos] != ':' || s[pos + 1] != ' ')
+        return false;
+    rank = static_cast<int>(n);
+    length = pos + 2;
+    return true;
+}
+
+// "[12] " (MPICH -prepend-rank). dmesg "[123.45]" has a dot and is not taken.
+bool readMpiRank(std::string_view s, int& rank, size_t& length)
+{
+    if (s.size() < 4 || s[0] != '[')
+        return false;
+    size_t pos = 1;
+    const qint64 n = readNumber(s, pos);
+    if (n < 0 || n > 1'000'000 || pos + 1 >= s.size() || s[pos] != ']' || s[pos + 1] != ' ')
+        return false;
+    rank = static_cast<int>(n);
+    length = pos + 2;
+    return true;
+}
+
+bool isHostChar(char c) { return isAlpha(c) || isDigit(c) || c == '-' || c == '.' || c == '_'; }
+
+// NCCL "host:pid:tid [dev] " (the [dev] part is absent on NCCL CALL lines).
+bool readNcclPrefix(std::string_view s, LinePrefix& p, size_t& length)
+{
+    size_t pos = 0;
+    while (pos < s.size() && pos < 256 && s[pos] != ':' && s[pos] != ' ')
+        ++pos;
+    if (pos == 0 || pos >= s.size() || s[pos] != ':')
+        return false;
+    const std::string_view host = s.substr(0, pos);
+    ++pos;
+    const qint64 pid = readNumber(s, pos);
+    if (pid < 0 || pos >= s.size() || s[pos] != ':')
+        return false;
+    ++pos;
+    const qint64 tid = readNumber(s, pos);
+    if (tid < 0 || pos >= s.size() || s[pos] != ' ')
+        return false;
+    ++pos;
+    int dev = -1;
+    if (pos < s.size() && s[pos] == '[') {
+        size_t q = pos + 1;
+        const qint64 d = readNumber(s, q);
+        if (d < 0 || q >= s.size() || s[q] != ']')
+            return false;
+        dev = static_cast<int>(d);
+        pos = q + 1;
+        if (pos < s.size() && s[pos] == ' ')
+            ++pos;
+    }
+    p.ncclHost = host;
+    p.pid = pid;
+    p.tid = tid;
+    p.ncclDev = dev;
+    length = pos;
+    return true;
+}
+
+void readNcclLevel(std::string_view rest, LinePrefix& p)
+{
+    struct Marker
+    {
+        std::string_view text;
+        NcclLevel level;
+    };
+    static constexpr Marker markers[] = { { "NCCL INFO ", NcclLevel::Info },
+                                          { "NCCL WARN ", NcclLevel::Warn },
+                                          { "NCCL TRACE ", NcclLevel::Trace },
+                                          { "NCCL CALL ", NcclLevel::Call } };
+    // INFO follows the prefix directly; WARN and TRACE come after "file:line (func) ".
+    const std::string_view window = rest.substr(0, 400);
+    for (const Marker& m : markers) {
+        const size_t at = window.find(m.text);
+        if (at != std::string_view::npos) {
+            p.nccl = m.level;
+            p.message = rest.substr(at + m.text.size());
+            return;
+        }
+    }
+    // "NCCL WARN" with nothing after it, or the prefix alone: still an NCCL line.
+    p.nccl = NcclLevel::Info;
+    p.message = rest;
+}
+
+} // namespace
+
+std::string_view shortHostName(std::string_view host)
+{
+    bool allNumeric = true;
+    for (char c : host) {
+        if (!isDigit(c) && c != '.') {
+            allNumeric = false;
+            break;
+        }
+    }
+    if (allNumeric)
+        return host;
+    const size_t dot = host.find('.');
+    return dot == std::string_view::npos ? host : host.substr(0, dot);
+}
+
+LinePrefix parseLinePrefix(std::string_view line)
+{
+    LinePrefix p;
+    std::string_view s = line;
+    size_t len = 0;
+    int n = -1;
+
+    // Launcher prefixes come first: srun --label, MPICH, Ray, pdsh.
+    if (!s.empty() && (isDigit(s[0]) || s[0] == ' ') && readSrunLabel(s, n, len)) {
+        p.launcherRank = n;
+        s.remove_prefix(len);
+    } else if (!s.empty() && s[0] == '[' && readMpiRank(s, n, len)) {
+        p.launcherRank = n;
+        s.remove_prefix(len);
+    } else if (startsWith(s, "(") && s.find(" pid=") != std::string_view::npos) {
+        const size_t close = s.find(") ");
+        if (close != std::string_view::npos && close < 200) {
+            const std::string_view inner = s.substr(0, close);
+            size_t at = inner.find(" pid=");
+            size_t pos = at + 5;
+            p.rayPid = readNumber(inner, pos);
+            at = inner.find("ip=");
+            if (at != std::string_view::npos) {
+                size_t end = at + 3;
+                while (end < inner.size() && inner[end] != ',' && inner[end] != ')')
+                    ++end;
+                p.rayIp = inner.substr(at + 3, end - at - 3);
+            }
+            s.remove_prefix(close + 2);
+        }
+    }
+
+    // torchrun --tee "[default3]:" then c10 "[rank7]:" (either may be missing).
+    std::string_view role;
+    for (int i = 0; i < 2 && !s.empty() && s[0] == '['; ++i) {
+        if (!readBracketRole(s, role, n, len))
+            break;
+        if (role == "rank") {
+            p.globalRank = n;
+        } else if (p.teeLocalRank < 0) {
+            p.teeLocalRank = n;
+        } else {
+            break;
+        }
+        s.remove_prefix(len);
+    }
+
+    // pdsh "host: " where host looks like a machine name (letters and digits, no spaces).
+    if (p.launcherRank < 0 && !s.empty() && isAlpha(s[0])) {
+        size_t pos = 0;
+        bool digit = false;
+        while (pos < s.size() && pos < 64 && isHostChar(s[pos])) {
+            digit = digit || isDigit(s[pos]);
+            ++pos;
+        }
+        if (digit && pos + 1 < s.size() && s[pos] == ':' && s[pos + 1] == ' ') {
+            p.pdshHost = s.substr(0, pos);
+            s.remove_prefix(pos + 2);
+        }
+    }
+
+    p.afterLauncher = s;
+    p.message = s;
+    p.stamp = findTimestamp(s);
+    std::string_view rest = s;
+    if (p.stamp.found() && p.stamp.offset == 0) {
+        rest = s.substr(static_cast<size_t>(p.stamp.length));
+        // c10, glog and torch headers go on with "thread file:line] " before the message.
+        if (p.stamp.kind == StampKind::Glog || p.stamp.kind == StampKind::TorchLogs) {
+            const size_t close = rest.substr(0, 256).find("] ");
+            if (close != std::string_view::npos)
+                rest.remove_prefix(close + 1);
+        }
+        while (!rest.empty() && rest[0] == ' ')
+            rest.remove_prefix(1);
+        p.message = rest;
+    }
+    if (!rest.empty() && (isAlpha(rest[0]) || isDigit(rest[0])) && readNcclPrefix(rest, p, len)) {
+        readNcclLevel(rest.substr(len), p);
+    }
+    return p;
+}
+
+} // namespace rankscope

@@ -1,0 +1,209 @@
+#include "record_builder.h"
+
+#include "signature_catalog.h"
+#include "signature_matcher.h"
+
+#include <re2/re2.h>
+
+namespace rankscope {
+
+namespace {
+
+bool startsWith(std::string_view s, std::string_view p) { return s.substr(0, p.size()) == p; }
+
+bool isBorder(std::string_view m, char c)
+{
+    if (m.size() < 10)
+        return false;
+    for (char x : m) {
+        if (x != c)
+            return false;
+    }
+    return true;
+}
+
+QString toQString(std::string_view s) { return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size())); }
+
+} // namespace
+
+void RecordBuilder::stampSeen(const ParsedStamp& stamp, qint64 lineNo)
+{
+    for (int i : m_waitingForStamp) {
+        ScannedEvent& ev = m_out.events[static_cast<size_t>(i)];
+        ev.nextStamp = stamp;
+        ev.nextStampLine = lineNo;
+    }
+    m_waitingForStamp.clear();
+    m_lastStamp = stamp;
+    m_lastStampLine = lineNo;
+}
+
+bool RecordBuilder::continueRecord(const LinePrefix& p, const LineClass& c, std::string_view text, qint64 lineNo)
+{
+    (void)lineNo;
+    if (p.nccl != NcclLevel::None) {
+        if (c.shape != LineShape::NcclReturnTrail)
+            return false;
+        auto it = m_ncclWarn.find({ p.pid, p.tid });
+        if (it == m_ncclWarn.end())
+            return false;
+        LogEvent& e = m_out.events[static_cast<size_t>(it->second)].event;
+        if (e.lineCount < kMaxRecordLines)
+            e.continuation.push_back(toQString(text));
+        ++e.lineCount;
+        return true;
+    }
+    const Channel channel { p.launcherRank, p.teeLocalRank };
+    auto it = m_open.find(channel);
+    if (it == m_open.end())
+        return false;
+    Open& rec = it->second;
+    // A new message (its own stamp or rank prefix) ends the record, except inside torchrun's summary.
+    const bool newMessage = p.globalRank >= 0 || p.stamp.found();
+    if (newMessage && rec.kind != Kind::ChildFailed) {
+        m_open.erase(it);
+        return false;
+    }
+    const std::string_view m = p.message;
+    switch (rec.kind) {
+    case Kind::C10:
+    case Kind::NcclWarn:
+        if (m.empty()) {
+            m_open.erase(it);
+            return false;
+        }
+        break;
+    case Kind::Traceback: {
+        const bool indented = !m.empty() && (m[0] == ' ' || m[0] == '\t');
+        const bool chained = startsWith(m, "During handling") || startsWith(m, "The above exception")
+            || startsWith(m, "Traceback (most recent call last)") || m.empty();
+        if (rec.sawException && !indented && !chained) {
+            m_open.erase(it);
+            return false;
+        }
+        if (c.shape == LineShape::ExceptionLine) {
+            rec.sawException = true;
+            // torchrun raises ChildFailedError: its summary follows the traceback's last line.
+            if (m.find("ChildFailedError") != std::string_view::npos)
+                rec.kind = Kind::ChildFailed;
+        }
+        break;
+    }
+    case Kind::ChildFailed:
+        readSummaryLine(rec, m);
+        if (isBorder(m, '=') && ++rec.borders >= 2) {
+            append(rec, text, p, c);
+            m_open.erase(it);
+            return true;
+        }
+        break;
+    }
+    append(rec, text, p, c);
+    return true;
+}
+
+void RecordBuilder::append(Open& rec, std::string_view text, const LinePrefix& p, const LineClass& c)
+{
+    (void)p;
+    ScannedEvent& ev = m_out.events[static_cast<size_t>(rec.event)];
+    LogEvent& e = ev.event;
+    if (e.lineCount < kMaxRecordLines)
+        e.continuation.push_back(toQString(text));
+    ++e.lineCount;
+    if (c.severity > e.severity && rec.kind != Kind::ChildFailed)
+        e.severity = c.severity;
+    // A continuation line can carry the real message ("Last error: NET/IB ..."): keep the best signature.
+    if (m_ctx.matcher && m_ctx.matcher->mayMatch(text)) {
+        MatchResult r = m_ctx.matcher->match(text);
+        if (r) {
+            const Signature& sig = m_ctx.catalog->signatures[static_cast<size_t>(r.signature)];
+            const int role = static_cast<int>(sig.role);
+            if (role < ev.rolePriority) {
+                ev.rolePriority = role;
+                e.signature = r.signature;
+                e.captures = std::move(r.captures);
+                if (sig.severity && *sig.severity > e.severity)
+                    e.severity = *sig.severity;
+            }
+        }
+    }
+}
+
+void RecordBuilder::readSummaryLine(Open& rec, std::string_view m)
+{
+    static const RE2 fieldRe(R"(^\s+(time|host|rank|exitcode)\s*: (.*)$)");
+    static const RE2 rankRe(R"((-?\d+) \(local_rank: (-?\d+)\))");
+    static const RE2 exitRe(R"((-?\d+) \(pid: (\d+)\))");
+    static const RE2 blockRe(R"(^\[\d+\]:\s*$)");
+    re2::StringPiece in(m.data(), m.size());
+    if (startsWith(m, "Root Cause")) {
+        rec.rootNext = true;
+        return;
+    }
+    if (RE2::FullMatch(in, blockRe)) {
+        IdentityFact f;
+        f.kind = IdentityFact::Kind::TorchrunFailure;
+        f.file = m_out.events[static_cast<size_t>(rec.event)].event.file;
+        f.line = m_out.events[static_cast<size_t>(rec.event)].event.line;
+        f.rootCause = rec.rootNext;
+        m_out.facts.push_back(std::move(f));
+        rec.summaryFact = static_cast<int>(m_out.facts.size()) - 1;
+        return;
+    }
+    std::string field, value;
+    if (rec.summaryFact < 0 || !RE2::FullMatch(in, fieldRe, &field, &value))
+        return;
+    IdentityFact& f = m_out.facts[static_cast<size_t>(rec.summaryFact)];
+    if (field == "time") {
+        f.text = QString::fromStdString(value).trimmed();
+    } else if (field == "host") {
+        f.host = QString::fromStdString(value).trimmed();
+    } else if (field == "rank") {
+        RE2::PartialMatch(value, rankRe, &f.rank, &f.localRank);
+    } else if (field == "exitcode") {
+        long long pid = -1;
+        if (RE2::PartialMatch(value, exitRe, &f.exitCode, &pid))
+            f.pid = pid;
+    }
+}
+
+void RecordBuilder::open(ScannedEvent&& ev, const LinePrefix& p, const LineClass& c)
+{
+    if (!ev.stamp.found()) {
+        ev.prevStamp = m_lastStamp;
+        ev.prevStampLine = m_lastStampLine;
+        m_waitingForStamp.push_back(static_cast<int>(m_out.events.size()));
+    }
+    const bool childFailed = p.message.find("ChildFailedError") != std::string_view::npos
+        && c.shape == LineShape::ExceptionLine;
+    m_out.events.push_back(std::move(ev));
+    const int index = static_cast<int>(m_out.events.size()) - 1;
+    const Channel channel { p.launcherRank, p.teeLocalRank };
+    m_open.erase(channel);
+    if (p.nccl == NcclLevel::Warn) {
+        m_ncclWarn[{ p.pid, p.tid }] = index;
+        return;
+    }
+    if (p.nccl != NcclLevel::None)
+        return;
+    Open rec;
+    rec.event = index;
+    if (childFailed)
+        rec.kind = Kind::ChildFailed;
+    else if (c.shape == LineShape::TracebackStart)
+        rec.kind = Kind::Traceback;
+    else if (p.stamp.kind == StampKind::Glog || startsWith(p.message, "terminate called")
+             || c.shape == LineShape::ExceptionLine)
+        rec.kind = Kind::C10;
+    else
+        return; // one-line messages (torch logs prefix every physical line)
+    m_open[channel] = rec;
+}
+
+void RecordBuilder::finish()
+{
+    m_open.clear();
+    m_ncclWarn.clear();
+}
+
+} // namespace rankscope

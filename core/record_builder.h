@@ -1,0 +1,53 @@
+// Joins the physical lines of one message into one event: Python tracebacks, c10 messages whose
+// continuation lines carry only "[defaultN]:", NCCL's "-> N" return-code trails after a WARN, and
+// torchrun's ChildFailedError summary (whose blocks also become identity facts).
+#pragma once
+
+#include "file_scanner.h"
+#include "line_prefix.h"
+#include "severity_rules.h"
+
+#include <map>
+#include <utility>
+
+namespace rankscope {
+
+class RecordBuilder
+{
+public:
+    RecordBuilder(FileScan& out, const ScanContext& ctx) : m_out(out), m_ctx(ctx) {}
+
+    // Appends the line to an open record when it continues one; returns true when it did.
+    bool continueRecord(const LinePrefix& p, const LineClass& c, std::string_view text, qint64 lineNo);
+    // Adds a new event and opens a record for it when its kind takes continuation lines.
+    void open(ScannedEvent&& ev, const LinePrefix& p, const LineClass& c);
+    // A stamped line: it is the "next stamp" of every earlier event that had none.
+    void stampSeen(const ParsedStamp& stamp, qint64 lineNo);
+    void finish();
+
+private:
+    enum class Kind : quint8 { NcclWarn, C10, Traceback, ChildFailed };
+    struct Open
+    {
+        int event = -1;
+        Kind kind = Kind::C10;
+        bool sawException = false;
+        int borders = 0;
+        bool rootNext = false;
+        int summaryFact = -1; // the IdentityFact of the summary block being read
+    };
+    using Channel = std::pair<int, int>; // launcher rank, tee local rank
+
+    void append(Open& rec, std::string_view text, const LinePrefix& p, const LineClass& c);
+    void readSummaryLine(Open& rec, std::string_view message);
+
+    FileScan& m_out;
+    const ScanContext& m_ctx;
+    std::map<Channel, Open> m_open;
+    std::map<std::pair<qint64, qint64>, int> m_ncclWarn; // (pid, tid) -> event of the last WARN
+    std::vector<int> m_waitingForStamp;
+    ParsedStamp m_lastStamp;
+    qint64 m_lastStampLine = -1;
+};
+
+} // namespace rankscope

@@ -1,0 +1,140 @@
+#include "report.h"
+
+#include <QJsonArray>
+
+namespace rankscope {
+
+namespace {
+
+QJsonValue orNull(const QString& s) { return s.isEmpty() ? QJsonValue() : QJsonValue(s); }
+QJsonValue orNull(int v) { return v < 0 ? QJsonValue() : QJsonValue(v); }
+QJsonArray toArray(const QStringList& list)
+{
+    QJsonArray a;
+    for (const QString& s : list)
+        a.append(s);
+    return a;
+}
+
+QJsonObject eventRef(const Incident& inc, const Catalog& cat, int index)
+{
+    const LogEvent& e = inc.events[static_cast<size_t>(index)];
+    QJsonObject o;
+    o[QStringLiteral("rank")] = orNull(e.rank);
+    o[QStringLiteral("host")] = orNull(e.host);
+    o[QStringLiteral("pid")] = e.pid >= 0 ? QJsonValue(static_cast<double>(e.pid)) : QJsonValue();
+    o[QStringLiteral("local_rank")] = orNull(e.localRank);
+    o[QStringLiteral("device")] = orNull(e.device);
+    o[QStringLiteral("file")] = inc.files[static_cast<size_t>(e.file)].displayPath;
+    o[QStringLiteral("line")] = static_cast<double>(e.line);
+    o[QStringLiteral("text")] = e.text;
+    o[QStringLiteral("time")] = orNull(formatTime(e.time));
+    o[QStringLiteral("time_inferred")] = e.time.inferred;
+    o[QStringLiteral("severity")] = severityName(e.severity);
+    o[QStringLiteral("signature")] = e.signature >= 0 ? QJsonValue(cat.signatures[static_cast<size_t>(e.signature)].id) : QJsonValue();
+    return o;
+}
+
+} // namespace
+
+QJsonObject reportJson(const ReportInput& in)
+{
+    const Incident& inc = *in.incident;
+    const Diagnosis& d = *in.diagnosis;
+    const Catalog& cat = *in.catalog;
+    QJsonObject root;
+    root[QStringLiteral("schema")] = QStringLiteral("rankscope.diagnosis/1");
+
+    QJsonObject inputs;
+    inputs[QStringLiteral("paths")] = toArray(inc.inputs);
+    inputs[QStringLiteral("files")] = static_cast<int>(inc.files.size());
+    inputs[QStringLiteral("bytes")] = static_cast<double>(inc.totalBytes);
+    inputs[QStringLiteral("ranks")] = static_cast<int>(inc.ranks.size());
+    inputs[QStringLiteral("hosts")] = static_cast<int>(inc.hosts().size());
+    QJsonArray skipped;
+    for (const SkippedInput& s : inc.skipped)
+        skipped.append(QJsonObject { { QStringLiteral("path"), s.path }, { QStringLiteral("reason"), s.reason } });
+    inputs[QStringLiteral("skipped")] = skipped;
+    inputs[QStringLiteral("warnings")] = toArray(inc.warnings);
+    inputs[QStringLiteral("attempt")] = inc.label;
+    inputs[QStringLiteral("attempts")] = toArray(in.attempts);
+    root[QStringLiteral("inputs")] = inputs;
+
+    root[QStringLiteral("initiating")] = d.initiatingEvent >= 0 ? QJsonValue(eventRef(inc, cat, d.initiatingEvent)) : QJsonValue();
+    if (d.initiatingEvent >= 0) {
+        QJsonObject sig;
+        if (d.signature >= 0) {
+            const Signature& s = cat.signatures[static_cast<size_t>(d.signature)];
+            sig[QStringLiteral("id")] = s.id;
+            sig[QStringLiteral("title")] = s.title;
+            sig[QStringLiteral("family")] = s.family;
+            sig[QStringLiteral("role")] = signatureRoleName(s.role);
+            sig[QStringLiteral("literal")] = s.literal;
+            sig[QStringLiteral("summary")] = s.summary;
+        } else {
+            sig[QStringLiteral("id")] = QJsonValue();
+        }
+        sig[QStringLiteral("fix")] = d.fix;
+        sig[QStringLiteral("verify")] = toArray(d.verify);
+        sig[QStringLiteral("checklist")] = toArray(d.checklist);
+        sig[QStringLiteral("evidence_commands")] = toArray(d.evidenceCommands);
+        sig[QStringLiteral("siblings")] = toArray(d.siblings);
+        root[QStringLiteral("signature")] = d.signature >= 0 ? QJsonValue(sig) : QJsonValue();
+        if (d.signature < 0)
+            root[QStringLiteral("fix")] = sig; // the generic advice, when no entry matched
+    } else {
+        root[QStringLiteral("signature")] = QJsonValue();
+    }
+
+    QJsonArray collateral;
+    for (const CollateralGroup& g : d.collateral) {
+        QJsonObject o;
+        o[QStringLiteral("signature")] = g.signature >= 0 ? QJsonValue(cat.signatures[static_cast<size_t>(g.signature)].id) : QJsonValue();
+        o[QStringLiteral("label")] = g.label;
+        o[QStringLiteral("count")] = g.rankCount;
+        o[QStringLiteral("events")] = g.eventCount;
+        o[QStringLiteral("ranks")] = g.ranks;
+        o[QStringLiteral("points_to")] = orNull(g.pointsTo);
+        if (g.firstEvent >= 0) {
+            const QJsonObject ref = eventRef(inc, cat, g.firstEvent);
+            o[QStringLiteral("first")] = QJsonObject { { QStringLiteral("rank"), ref[QStringLiteral("rank")] },
+                                                       { QStringLiteral("file"), ref[QStringLiteral("file")] },
+                                                       { QStringLiteral("line"), ref[QStringLiteral("line")] },
+                                                       { QStringLiteral("text"), ref[QStringLiteral("text")] } };
+        }
+        collateral.append(o);
+    }
+    root[QStringLiteral("collateral")] = collateral;
+
+    QJsonArray suspects;
+    for (const Suspect& s : d.suspects)
+        suspects.append(QJsonObject { { QStringLiteral("rank"), s.rank }, { QStringLiteral("host"), orNull(s.host) }, { QStringLiteral("reason"), s.reason } });
+    root[QStringLiteral("suspects")] = suspects;
+
+    QJsonArray hypotheses;
+    for (const Hypothesis& h : d.hypotheses)
+        hypotheses.append(QJsonObject { { QStringLiteral("signature"), cat.signatures[static_cast<size_t>(h.signature)].id }, { QStringLiteral("reason"), h.reason } });
+    root[QStringLiteral("hypotheses")] = hypotheses;
+    root[QStringLiteral("confidence")] = orNull(d.confidence);
+    root[QStringLiteral("confidence_reasons")] = toArray(d.confidenceReasons);
+    root[QStringLiteral("headline")] = d.headline;
+
+    QJsonArray torchrun;
+    for (const TorchrunNote& n : d.torchrun)
+        torchrun.append(QJsonObject { { QStringLiteral("host"), n.host }, { QStringLiteral("rank"), n.rank }, { QStringLiteral("note"), n.text } });
+    root[QStringLiteral("torchrun")] = torchrun;
+
+    if (d.evidence.file >= 0) {
+        root[QStringLiteral("evidence")] = QJsonObject { { QStringLiteral("file"), inc.files[static_cast<size_t>(d.evidence.file)].displayPath },
+                                                         { QStringLiteral("from"), static_cast<double>(d.evidence.fromLine) },
+                                                         { QStringLiteral("to"), static_cast<double>(d.evidence.toLine) },
+                                                         { QStringLiteral("lines"), toArray(d.evidence.lines) } };
+    } else {
+        root[QStringLiteral("evidence")] = QJsonValue();
+    }
+    root[QStringLiteral("notes")] = toArray(d.notes);
+    root[QStringLiteral("topology")] = in.topology.isEmpty() ? QJsonValue() : QJsonValue(in.topology);
+    return root;
+}
+
+} // namespace rankscope

@@ -1,0 +1,125 @@
+// Terminal text and Markdown share one walk over the diagnosis; only the decoration differs.
+#include "report.h"
+
+namespace rankscope {
+
+namespace {
+
+struct Style
+{
+    bool markdown = false;
+    QString heading(const QString& t) const { return markdown ? QStringLiteral("\n## %1\n\n").arg(t) : QStringLiteral("\n%1\n").arg(t.toUpper()); }
+    QString item(const QString& t) const { return markdown ? QStringLiteral("- %1\n").arg(t) : QStringLiteral("  %1\n").arg(t); }
+    QString numbered(int n, const QString& t) const { return markdown ? QStringLiteral("%1. %2\n").arg(n).arg(t) : QStringLiteral("  %1. %2\n").arg(n).arg(t); }
+    QString code(const QStringList& lines, const QString& lang = QString()) const
+    {
+        if (markdown)
+            return QStringLiteral("```%1\n%2\n```\n").arg(lang, lines.join(QLatin1Char('\n')));
+        QString out;
+        for (const QString& l : lines)
+            out += QStringLiteral("    %1\n").arg(l);
+        return out;
+    }
+};
+
+QString eventWhere(const Incident& inc, const LogEvent& e)
+{
+    QStringList who;
+    if (e.rank >= 0)
+        who << QStringLiteral("rank %1").arg(e.rank);
+    if (!e.host.isEmpty())
+        who << e.host;
+    if (e.localRank >= 0)
+        who << QStringLiteral("local rank %1").arg(e.localRank);
+    if (e.pid >= 0)
+        who << QStringLiteral("pid %1").arg(e.pid);
+    if (e.device >= 0)
+        who << QStringLiteral("GPU%1").arg(e.device);
+    return QStringLiteral("%1 — %2:%3").arg(who.join(QStringLiteral(", ")), inc.files[static_cast<size_t>(e.file)].displayPath).arg(e.line);
+}
+
+QString render(const ReportInput& in, const Style& s)
+{
+    const Incident& inc = *in.incident;
+    const Diagnosis& d = *in.diagnosis;
+    const Catalog& cat = *in.catalog;
+    QString out;
+    out += s.markdown ? QStringLiteral("# %1\n\n").arg(d.headline) : d.headline + QLatin1Char('\n');
+    if (!d.confidence.isEmpty())
+        out += s.item(QStringLiteral("confidence: %1 (%2)").arg(d.confidence, d.confidenceReasons.join(QStringLiteral("; "))));
+    if (d.initiatingEvent >= 0) {
+        const LogEvent& e = inc.events[static_cast<size_t>(d.initiatingEvent)];
+        out += s.heading(QStringLiteral("Initiating event"));
+        out += s.item(eventWhere(inc, e));
+        out += s.item(QStringLiteral("time: %1%2").arg(e.time.valid ? formatTime(e.time) : QStringLiteral("unknown"), e.time.inferred ? QStringLiteral(" (inferred from nearby lines)") : QString()));
+        if (d.signature >= 0) {
+            const Signature& sig = cat.signatures[static_cast<size_t>(d.signature)];
+            out += s.item(QStringLiteral("signature: %1 (%2, %3)").arg(sig.id, sig.family, signatureRoleName(sig.role)));
+            out += s.item(sig.summary);
+        }
+        out += s.code(QStringList { e.text } + e.continuation.mid(0, 12));
+        out += s.heading(QStringLiteral("Fix"));
+        out += s.markdown ? d.fix + QLatin1Char('\n') : s.code(d.fix.split(QLatin1Char('\n')));
+        out += s.heading(QStringLiteral("Verify (shown, never run)"));
+        out += s.code(d.verify, QStringLiteral("sh"));
+        if (!d.evidenceCommands.isEmpty()) {
+            out += s.heading(QStringLiteral("Evidence commands"));
+            out += s.code(d.evidenceCommands, QStringLiteral("sh"));
+        }
+        if (!d.checklist.isEmpty()) {
+            out += s.heading(QStringLiteral("Checklist"));
+            for (int i = 0; i < d.checklist.size(); ++i)
+                out += s.numbered(i + 1, d.checklist[i]);
+        }
+    }
+    if (!d.collateral.empty()) {
+        out += s.heading(QStringLiteral("Collateral (later failures on other ranks)"));
+        for (const CollateralGroup& g : d.collateral) {
+            QString line = QStringLiteral("%1 rank(s) [%2]: %3").arg(g.rankCount).arg(g.ranks, g.label);
+            if (!g.pointsTo.isEmpty())
+                line += QStringLiteral(" → points to %1").arg(g.pointsTo);
+            if (g.firstEvent >= 0)
+                line += QStringLiteral(" (first: %1)").arg(eventWhere(inc, inc.events[static_cast<size_t>(g.firstEvent)]));
+            out += s.item(line);
+        }
+    }
+    if (!d.suspects.empty()) {
+        out += s.heading(QStringLiteral("Suspects (hung, silent or straggling ranks)"));
+        for (const Suspect& x : d.suspects)
+            out += s.item(QStringLiteral("rank %1%2: %3").arg(x.rank).arg(x.host.isEmpty() ? QString() : QStringLiteral(" (%1)").arg(x.host), x.reason));
+    }
+    if (!d.torchrun.empty()) {
+        out += s.heading(QStringLiteral("torchrun's summary"));
+        for (const TorchrunNote& n : d.torchrun)
+            out += s.item(n.text);
+    }
+    if (!d.hypotheses.empty()) {
+        out += s.heading(QStringLiteral("Competing hypotheses"));
+        for (const Hypothesis& h : d.hypotheses)
+            out += s.item(QStringLiteral("%1: %2").arg(cat.signatures[static_cast<size_t>(h.signature)].id, h.reason));
+    }
+    if (!d.notes.isEmpty()) {
+        out += s.heading(QStringLiteral("Notes"));
+        for (const QString& n : d.notes)
+            out += s.item(n);
+    }
+    if (!in.topologyText.isEmpty()) {
+        out += s.heading(QStringLiteral("Topology"));
+        out += s.code(in.topologyText.split(QLatin1Char('\n')));
+    }
+    out += s.heading(QStringLiteral("Inputs"));
+    out += s.item(QStringLiteral("%1 file(s), %2 bytes, %3 rank(s) on %4 host(s); attempt %5")
+                      .arg(inc.files.size()).arg(inc.totalBytes).arg(inc.ranks.size()).arg(inc.hosts().size()).arg(inc.label));
+    for (const SkippedInput& x : inc.skipped)
+        out += s.item(QStringLiteral("skipped %1: %2").arg(x.path, x.reason));
+    for (const QString& w : inc.warnings)
+        out += s.item(QStringLiteral("warning: %1").arg(w));
+    return out;
+}
+
+} // namespace
+
+QString reportText(const ReportInput& in) { return render(in, Style { false }); }
+QString reportMarkdown(const ReportInput& in) { return render(in, Style { true }); }
+
+} // namespace rankscope

@@ -1,0 +1,105 @@
+#include "severity_rules.h"
+
+namespace rankscope {
+
+namespace {
+
+bool startsWith(std::string_view s, std::string_view p) { return s.substr(0, p.size()) == p; }
+
+bool contains(std::string_view s, std::string_view needle) { return s.find(needle) != std::string_view::npos; }
+
+Severity fromLetter(char c)
+{
+    switch (c) {
+    case 'E':
+        return Severity::Error;
+    case 'W':
+        return Severity::Warn;
+    case 'F':
+    case 'C':
+        return Severity::Fatal;
+    default:
+        return Severity::Info;
+    }
+}
+
+// "RuntimeError: x", "torch.distributed.DistBackendError: x", "ChildFailedError:" at column 0.
+bool isExceptionLine(std::string_view m)
+{
+    const size_t colon = m.find(": ");
+    const size_t end = colon == std::string_view::npos ? m.size() : colon;
+    if (end == 0 || end > 120)
+        return false;
+    const std::string_view name = m.substr(0, end);
+    for (char c : name) {
+        const bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_'
+            || c == '.';
+        if (!ok)
+            return false;
+    }
+    const bool named = name.ends_with("Error") || name.ends_with("Exception") || name == "KeyboardInterrupt";
+    return named && (colon != std::string_view::npos || name == m);
+}
+
+// "transport/net.cc:1227 -> 6" and 2.30's "file:line (func) -> 6".
+bool isReturnTrail(std::string_view m)
+{
+    const size_t arrow = m.find(" -> ");
+    return arrow != std::string_view::npos && arrow < 160 && m.find(".cc:") < arrow;
+}
+
+} // namespace
+
+LineClass classifyLine(const LinePrefix& p)
+{
+    LineClass out;
+    const std::string_view m = p.message;
+    switch (p.nccl) {
+    case NcclLevel::Warn:
+        out.severity = Severity::Warn;
+        return out;
+    case NcclLevel::Info:
+        if (isReturnTrail(m))
+            out.shape = LineShape::NcclReturnTrail;
+        return out;
+    case NcclLevel::Trace:
+    case NcclLevel::Call:
+        return out;
+    case NcclLevel::None:
+        break;
+    }
+    if (p.stamp.severity != 0)
+        out.severity = fromLetter(p.stamp.severity);
+
+    if (startsWith(m, "Traceback (most recent call last)")) {
+        out.shape = LineShape::TracebackStart;
+        out.severity = Severity::Error;
+        return out;
+    }
+    if (startsWith(m, "terminate called after throwing") || startsWith(m, "Segmentation fault")
+        || startsWith(m, "Fatal Python error")) {
+        out.severity = Severity::Fatal;
+        return out;
+    }
+    if (out.severity == Severity::Info && isExceptionLine(m)) {
+        out.shape = LineShape::ExceptionLine;
+        out.severity = Severity::Error;
+        return out;
+    }
+    if (out.severity != Severity::Info)
+        return out;
+
+    // Words that logging frameworks print; only near the start, where levels live.
+    const std::string_view head = m.substr(0, 96);
+    if (contains(head, "FATAL") || contains(head, "CRITICAL") || contains(head, "[F]"))
+        out.severity = Severity::Fatal;
+    else if (contains(head, "ERROR") || contains(head, "NVRM: Xid") || contains(head, "Out of memory: Killed")
+             || contains(head, "oom-kill") || contains(head, "[E]"))
+        out.severity = Severity::Error;
+    else if (contains(head, "WARNING") || contains(head, "[WARN]") || contains(head, "[W]")
+             || startsWith(m, "WARN "))
+        out.severity = Severity::Warn;
+    return out;
+}
+
+} // namespace rankscope

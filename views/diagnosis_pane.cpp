@@ -1,0 +1,258 @@
+#include "diagnosis_pane.h"
+
+#include "severity_palette.h"
+
+#include <QApplication>
+#include <QCheckBox>
+#include <QClipboard>
+#include <QCryptographicHash>
+#include <QFontDatabase>
+#include <QGridLayout>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QPlainTextEdit>
+#include <QSettings>
+#include <QTextBlock>
+#include <QToolButton>
+#include <QVBoxLayout>
+
+namespace rankscope {
+
+namespace {
+
+QFont mono() { return QFontDatabase::systemFont(QFontDatabase::FixedFont); }
+
+QString confidenceColor(const QString& c)
+{
+    if (c == QLatin1String("high"))
+        return QStringLiteral("#2e7d32");
+    if (c == QLatin1String("medium"))
+        return QStringLiteral("#b26a00");
+    return QStringLiteral("#9e2a2b");
+}
+
+} // namespace
+
+QString incidentKey(const Incident& inc, const Diagnosis& d)
+{
+    QCryptographicHash h(QCryptographicHash::Sha1);
+    for (const FileInfo& f : inc.files)
+        h.addData(f.path.toUtf8());
+    if (d.initiatingEvent >= 0)
+        h.addData(inc.events[static_cast<size_t>(d.initiatingEvent)].text.toUtf8());
+    return QString::fromLatin1(h.result().toHex().left(16));
+}
+
+DiagnosisPane::DiagnosisPane(QWidget* parent) : QScrollArea(parent)
+{
+    setWidgetResizable(true);
+    setFrameShape(QFrame::NoFrame);
+    clear();
+}
+
+void DiagnosisPane::clear()
+{
+    m_content = new QWidget;
+    m_layout = new QVBoxLayout(m_content);
+    m_layout->setContentsMargins(12, 10, 12, 10);
+    m_layout->setSpacing(10);
+    m_headline = new QLabel(tr("Open a log folder (Ctrl+O), drop files or a folder here, or paste a traceback (Ctrl+V)."));
+    m_headline->setWordWrap(true);
+    m_layout->addWidget(m_headline);
+    m_layout->addStretch(1);
+    setWidget(m_content);
+    m_fix.clear();
+    m_verify.clear();
+    m_checklist = 0;
+}
+
+QString DiagnosisPane::headlineText() const { return m_headline ? m_headline->text() : QString(); }
+QString DiagnosisPane::fixText() const { return m_fix; }
+QStringList DiagnosisPane::verifyCommands() const { return m_verify; }
+int DiagnosisPane::checklistCount() const { return m_checklist; }
+
+QLabel* DiagnosisPane::richLabel(const QString& html)
+{
+    auto* label = new QLabel(html);
+    label->setWordWrap(true);
+    label->setTextFormat(Qt::RichText);
+    label->setTextInteractionFlags(Qt::TextBrowserInteraction);
+    connect(label, &QLabel::linkActivated, this, &DiagnosisPane::onLink);
+    return label;
+}
+
+void DiagnosisPane::onLink(const QString& link)
+{
+    if (link.startsWith(QLatin1String("event:")))
+        Q_EMIT eventActivated(link.mid(6).toInt());
+}
+
+QWidget* DiagnosisPane::section(const QString& title, QWidget* body)
+{
+    auto* box = new QWidget;
+    auto* v = new QVBoxLayout(box);
+    v->setContentsMargins(0, 0, 0, 0);
+    v->setSpacing(4);
+    auto* t = new QLabel(QStringLiteral("<b>%1</b>").arg(title.toHtmlEscaped()));
+    v->addWidget(t);
+    v->addWidget(body);
+    return box;
+}
+
+QWidget* DiagnosisPane::commandList(const QStringList& commands)
+{
+    auto* box = new QWidget;
+    auto* grid = new QGridLayout(box);
+    grid->setContentsMargins(0, 0, 0, 0);
+    grid->setColumnStretch(0, 1);
+    int row = 0;
+    for (const QString& cmd : commands) {
+        auto* text = new QLabel(cmd);
+        text->setFont(mono());
+        text->setWordWrap(true);
+        text->setTextFormat(Qt::PlainText);
+        text->setTextInteractionFlags(Qt::TextSelectableByMouse | Qt::TextSelectableByKeyboard);
+        text->setFrameShape(QFrame::StyledPanel);
+        text->setAutoFillBackground(true);
+        text->setBackgroundRole(QPalette::AlternateBase);
+        text->setMargin(4);
+        auto* copy = new QToolButton;
+        copy->setText(tr("Copy"));
+        copy->setToolTip(tr("Copy this command (it is never run by Rankscope)"));
+        connect(copy, &QToolButton::clicked, this, [cmd] { QApplication::clipboard()->setText(cmd); });
+        grid->addWidget(text, row, 0);
+        grid->addWidget(copy, row, 1, Qt::AlignTop);
+        ++row;
+    }
+    return box;
+}
+
+QWidget* DiagnosisPane::checklist(const QStringList& items, const QString& key)
+{
+    auto* box = new QWidget;
+    auto* v = new QVBoxLayout(box);
+    v->setContentsMargins(0, 0, 0, 0);
+    QSettings settings;
+    for (int i = 0; i < items.size(); ++i) {
+        auto* check = new QCheckBox(QStringLiteral("%1. %2").arg(i + 1).arg(items[i]));
+        const QString settingKey = QStringLiteral("checklist/%1/%2").arg(key).arg(i);
+        check->setChecked(settings.value(settingKey, false).toBool());
+        connect(check, &QCheckBox::toggled, this, [settingKey](bool on) { QSettings().setValue(settingKey, on); });
+        check->setStyleSheet(QStringLiteral("QCheckBox { spacing: 6px; }"));
+        check->setToolTip(items[i]); // QCheckBox does not wrap: the tooltip keeps long items readable
+        v->addWidget(check);
+    }
+    m_checklist = static_cast<int>(items.size());
+    return box;
+}
+
+void DiagnosisPane::setDiagnosis(const Incident* inc, const Diagnosis* d, const Catalog* cat)
+{
+    clear();
+    if (!inc || !d || !cat)
+        return;
+    // Rebuild from scratch: the pane is small and changes only when an analysis finishes.
+    QLayoutItem* stretch = m_layout->takeAt(m_layout->count() - 1);
+    delete stretch;
+
+    QFont big = m_headline->font();
+    big.setPointSizeF(big.pointSizeF() * 1.35);
+    big.setBold(true);
+    m_headline->setFont(big);
+    m_headline->setText(d->headline);
+    m_headline->setTextInteractionFlags(Qt::TextSelectableByMouse);
+
+    if (!d->confidence.isEmpty()) {
+        m_layout->addWidget(richLabel(QStringLiteral("<span style='color:white;background:%1;padding:2px 6px'>&nbsp;confidence: %2&nbsp;</span>"
+                                                     "&nbsp; <span>%3</span>")
+                                          .arg(confidenceColor(d->confidence), d->confidence.toHtmlEscaped(),
+                                               d->confidenceReasons.join(QStringLiteral("; ")).toHtmlEscaped())));
+    }
+    if (d->initiatingEvent >= 0) {
+        const LogEvent& e = inc->events[static_cast<size_t>(d->initiatingEvent)];
+        const FileInfo& f = inc->files[static_cast<size_t>(e.file)];
+        auto* line = new QLabel(e.text);
+        line->setFont(mono());
+        line->setWordWrap(true);
+        line->setTextFormat(Qt::PlainText);
+        line->setTextInteractionFlags(Qt::TextSelectableByMouse);
+        line->setStyleSheet(QStringLiteral("QLabel { border-left: 4px solid %1; padding: 4px; }").arg(initiatingColor().name()));
+        m_layout->addWidget(richLabel(QStringLiteral("<a href='event:%1'>%2:%3</a>").arg(d->initiatingEvent).arg(f.displayPath.toHtmlEscaped()).arg(e.line)));
+        m_layout->addWidget(line);
+
+        // Fix and verification side by side.
+        auto* columns = new QWidget;
+        auto* h = new QHBoxLayout(columns);
+        h->setContentsMargins(0, 0, 0, 0);
+        h->setSpacing(16);
+        auto* fix = new QLabel(d->fix);
+        fix->setWordWrap(true);
+        fix->setTextFormat(Qt::PlainText);
+        fix->setTextInteractionFlags(Qt::TextSelectableByMouse);
+        fix->setAlignment(Qt::AlignTop | Qt::AlignLeft);
+        if (d->fix.contains(QLatin1String("export ")) || d->fix.contains(QLatin1String("case ")))
+            fix->setFont(mono());
+        h->addWidget(section(tr("Fix"), fix), 1);
+        h->addWidget(section(tr("Verify (copy and run yourself)"), commandList(d->verify)), 1);
+        m_layout->addWidget(columns);
+        m_fix = d->fix;
+        m_verify = d->verify;
+
+        if (!d->checklist.isEmpty())
+            m_layout->addWidget(section(tr("Checklist"), checklist(d->checklist, incidentKey(*inc, *d))));
+        if (!d->evidenceCommands.isEmpty())
+            m_layout->addWidget(section(tr("Evidence commands"), commandList(d->evidenceCommands)));
+    }
+
+    QString lists;
+    auto addList = [&lists](const QString& title, const QStringList& items) {
+        if (items.isEmpty())
+            return;
+        lists += QStringLiteral("<p><b>%1</b></p><ul>").arg(title.toHtmlEscaped());
+        for (const QString& i : items)
+            lists += QStringLiteral("<li>%1</li>").arg(i);
+        lists += QStringLiteral("</ul>");
+    };
+    QStringList collateral, suspects, torchrun, hypotheses, notes;
+    for (const CollateralGroup& g : d->collateral) {
+        QString item = QStringLiteral("%1 rank(s) [%2]: %3").arg(g.rankCount).arg(g.ranks, g.label).toHtmlEscaped();
+        if (!g.pointsTo.isEmpty())
+            item += QStringLiteral(" → points to %1").arg(g.pointsTo.toHtmlEscaped());
+        if (g.firstEvent >= 0)
+            item += QStringLiteral(" (<a href='event:%1'>first</a>)").arg(g.firstEvent);
+        collateral << item;
+    }
+    for (const Suspect& s : d->suspects)
+        suspects << QStringLiteral("rank %1 %2: %3").arg(s.rank).arg(s.host, s.reason).toHtmlEscaped();
+    for (const TorchrunNote& n : d->torchrun)
+        torchrun << n.text.toHtmlEscaped();
+    for (const Hypothesis& hy : d->hypotheses)
+        hypotheses << QStringLiteral("<b>%1</b>: %2").arg(cat->signatures[static_cast<size_t>(hy.signature)].id.toHtmlEscaped(), hy.reason.toHtmlEscaped());
+    for (const QString& n : d->notes)
+        notes << n.toHtmlEscaped();
+    addList(tr("Collateral (later failures on other ranks)"), collateral);
+    addList(tr("Suspects"), suspects);
+    addList(tr("torchrun's Root Cause"), torchrun);
+    addList(tr("Topology and notes"), notes);
+    addList(tr("Competing hypotheses"), hypotheses);
+    if (!lists.isEmpty())
+        m_layout->addWidget(richLabel(lists));
+
+    if (!d->evidence.lines.isEmpty()) {
+        auto* ev = new QPlainTextEdit;
+        ev->setReadOnly(true);
+        ev->setFont(mono());
+        ev->setLineWrapMode(QPlainTextEdit::NoWrap);
+        ev->setPlainText(d->evidence.lines.join(QLatin1Char('\n')));
+        ev->setMinimumHeight(160);
+        ev->moveCursor(QTextCursor::End);
+        const QString title = tr("Evidence: %1 lines %2-%3")
+                                  .arg(inc->files[static_cast<size_t>(d->evidence.file)].displayPath)
+                                  .arg(d->evidence.fromLine)
+                                  .arg(d->evidence.toLine);
+        m_layout->addWidget(section(title, ev));
+    }
+    m_layout->addStretch(1);
+}
+
+} // namespace rankscope

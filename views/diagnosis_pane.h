@@ -1,0 +1,53 @@
+// The answer pane: headline, fix and verification side by side (commands monospace, selectable, each
+// with a copy button), the checklist (state kept per incident), evidence, collateral and hypotheses.
+#pragma once
+
+#include "diagnosis.h"
+#include "log_model.h"
+#include "signature_catalog.h"
+
+#include <QScrollArea>
+
+class QLabel;
+class QVBoxLayout;
+class QPlainTextEdit;
+
+namespace rankscope {
+
+class DiagnosisPane : public QScrollArea
+{
+    Q_OBJECT
+public:
+    explicit DiagnosisPane(QWidget* parent = nullptr);
+
+    // The three objects must outlive the pane's use of them (until the next call or clear()).
+    void setDiagnosis(const Incident* incident, const Diagnosis* diagnosis, const Catalog* catalog);
+    void clear();
+
+    QString headlineText() const;
+    QString fixText() const;
+    QStringList verifyCommands() const;
+    int checklistCount() const;
+
+Q_SIGNALS:
+    void eventActivated(int eventIndex); // a link to an event (initiating, first collateral) was clicked
+
+private:
+    QWidget* section(const QString& title, QWidget* body);
+    QWidget* commandList(const QStringList& commands);
+    QWidget* checklist(const QStringList& items, const QString& key);
+    QLabel* richLabel(const QString& html);
+    void onLink(const QString& link);
+
+    QWidget* m_content = nullptr;
+    QVBoxLayout* m_layout = nullptr;
+    QLabel* m_headline = nullptr;
+    QString m_fix;
+    QStringList m_verify;
+    int m_checklist = 0;
+};
+
+// A stable key for per-incident state (checklist ticks): the files and the initiating line.
+QString incidentKey(const Incident& incident, const Diagnosis& diagnosis);
+
+} // namespace rankscope
