@@ -1,0 +1,164 @@
+// Golden diagnoses: the shared sample job and fixtures written from real message templates, with the
+// traps that make "read the last error" wrong.
+#include "analysis.h"
+#include "diagnosis_parts.h"
+
+#include <QtTest>
+
+using namespace rankscope;
+
+namespace {
+
+Analysis run(const QStringList& paths, const QString& pasted = {})
+{
+    AnalysisRequest r;
+    for (const QString& p : paths)
+        r.logPaths << QStringLiteral(RANKSCOPE_TEST_DATA "/") + p;
+    r.pastedText = pasted;
+    return analyze(r);
+}
+
+const LogEvent& initiating(const AttemptAnalysis& a) { return a.incident.events[static_cast<size_t>(a.diagnosis.initiatingEvent)]; }
+
+QString sigId(const Analysis& an, int sig) { return sig >= 0 ? an.catalog.catalog.signatures[static_cast<size_t>(sig)].id : QString(); }
+
+} // namespace
+
+class TestDiagnosis : public QObject
+{
+    Q_OBJECT
+private Q_SLOTS:
+    void sampleJob()
+    {
+        const Analysis an = run({ QStringLiteral("sample-job") });
+        const AttemptAnalysis* a = an.currentAttempt();
+        QVERIFY(a);
+        const Diagnosis& d = a->diagnosis;
+        QVERIFY(d.failureFound);
+        QCOMPARE(initiating(*a).rank, 7);
+        QCOMPARE(initiating(*a).line, qint64(32));
+        QCOMPARE(sigId(an, d.signature), QStringLiteral("nccl-ib-completion-retry-exceeded"));
+        QCOMPARE(d.confidence, QStringLiteral("high"));
+        QVERIFY2(d.headline.contains(QLatin1String("Rank 7")) && d.headline.contains(QLatin1String("gpu-a02")), qPrintable(d.headline));
+
+        // The four node-0 ranks timed out ten minutes later: collateral, grouped, with the SeqNum.
+        bool watchdog = false;
+        for (const CollateralGroup& g : d.collateral) {
+            if (sigId(an, g.signature) == QLatin1String("pytorch-watchdog-timeout")) {
+                watchdog = true;
+                QCOMPARE(g.ranks, QStringLiteral("0-3"));
+                QCOMPARE(g.rankCount, 4);
+                QVERIFY(g.label.contains(QLatin1String("SeqNum 4812")));
+            }
+        }
+        QVERIFY(watchdog);
+
+        // torchrun on node 0 names rank 0: the disagreement is shown with the reason.
+        bool disagreement = false;
+        for (const TorchrunNote& n : d.torchrun)
+            disagreement = disagreement || (n.rank == 0 && n.text.contains(QLatin1String("whole seconds")));
+        QVERIFY(disagreement);
+
+        // Fix and verification are filled with the incident's own values; nothing is left unfilled.
+        QVERIFY(!d.verify.isEmpty());
+        const QString all = d.fix + d.verify.join(QLatin1Char('\n')) + d.evidenceCommands.join(QLatin1Char('\n'));
+        QVERIFY2(all.contains(QLatin1String("gpu-a02")) || all.contains(QLatin1String("mlx5_0")), qPrintable(all));
+        QVERIFY2(!all.contains(QLatin1String("<log_folder>")) && !all.contains(QLatin1String("{")), qPrintable(all));
+        QVERIFY(d.verify.join(QLatin1Char('\n')).contains(QLatin1String(RANKSCOPE_TEST_DATA "/sample-job")));
+
+        // Evidence: the lines before the first occurrence, ending with it.
+        QCOMPARE(d.evidence.toLine, qint64(32));
+        QCOMPARE(d.evidence.fromLine, qint64(1));
+        QCOMPARE(d.evidence.lines.size(), 32);
+        QCOMPARE(d.evidence.lines.last(), initiating(*a).text);
+        // The peer named by the WARN is node 0.
+        QVERIFY(detail::peerDescription(a->incident, QStringLiteral("10.10.0.11")).contains(QLatin1String("gpu-a01")));
+    }
+
+    void benignWarnBeforeTheRealOne()
+    {
+        const Analysis an = run({ QStringLiteral("diagnosis/benign-warn-first") });
+        const AttemptAnalysis* a = an.currentAttempt();
+        QVERIFY(a);
+        QCOMPARE(a->incident.events[static_cast<size_t>(a->incident.firstWarn)].rank, 0); // the loud advisory is first
+        QCOMPARE(initiating(*a).rank, 2);                                                     // but the cause is rank 2's
+        QCOMPARE(sigId(an, a->diagnosis.signature), QStringLiteral("nccl-shm-too-small"));
+        QVERIFY(a->diagnosis.fix.contains(QLatin1String("/dev/shm")) || a->diagnosis.verify.join(QLatin1Char(' ')).contains(QLatin1String("/dev/shm")));
+        bool victims = false;
+        for (const CollateralGroup& g : a->diagnosis.collateral)
+            victims = victims || (sigId(an, g.signature) == QLatin1String("pytorch-watchdog-timeout") && g.ranks == QLatin1String("0-1,3"));
+        QVERIFY(victims);
+    }
+
+    void hangWithNoErrorLine()
+    {
+        const Analysis an = run({ QStringLiteral("diagnosis/hang-silent-rank") });
+        const AttemptAnalysis* a = an.currentAttempt();
+        QVERIFY(a);
+        const Diagnosis& d = a->diagnosis;
+        QVERIFY(d.failureFound);
+        QCOMPARE(d.confidence, QStringLiteral("low")); // only symptoms reached the logs
+        bool rank2 = false;
+        for (const Suspect& s : d.suspects) {
+            QVERIFY2(s.rank == 2, qPrintable(s.reason));
+            rank2 = rank2 || s.reason.contains(QLatin1String("SeqNum 500"));
+        }
+        QVERIFY(rank2);
+    }
+
+    void sameWrapperTwoCauses_data()
+    {
+        QTest::addColumn<QString>("folder");
+        QTest::addColumn<QString>("cause");
+        QTest::newRow("shm") << QStringLiteral("diagnosis/wrapper-shm") << QStringLiteral("nccl-shm-too-small");
+        QTest::newRow("socket") << QStringLiteral("diagnosis/wrapper-socket") << QStringLiteral("nccl-bootstrap-connect-failed");
+    }
+
+    void sameWrapperTwoCauses()
+    {
+        QFETCH(QString, folder);
+        QFETCH(QString, cause);
+        const Analysis an = run({ folder });
+        const AttemptAnalysis* a = an.currentAttempt();
+        QVERIFY(a);
+        QCOMPARE(sigId(an, a->diagnosis.signature), cause);
+        QCOMPARE(initiating(*a).rank, 0);
+        // The wrapper on rank 1 is collateral, not a competing cause.
+        bool wrapper = false;
+        for (const CollateralGroup& g : a->diagnosis.collateral)
+            wrapper = wrapper || sigId(an, g.signature) == QLatin1String("pytorch-nccl-system-error");
+        QVERIFY(wrapper);
+    }
+
+    void pastedTracebackAlone()
+    {
+        QFile f(QStringLiteral(RANKSCOPE_TEST_DATA "/diagnosis/pasted-oom-traceback.txt"));
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const Analysis an = run({}, QString::fromUtf8(f.readAll()));
+        const AttemptAnalysis* a = an.currentAttempt();
+        QVERIFY(a);
+        QVERIFY(a->diagnosis.failureFound);
+        QCOMPARE(initiating(*a).rank, -1);
+        QCOMPARE(sigId(an, a->diagnosis.signature), QStringLiteral("pytorch-cuda-out-of-memory"));
+        QVERIFY(a->diagnosis.confidence != QLatin1String("high"));
+        QVERIFY(initiating(*a).lineCount >= 6); // the traceback is one event
+    }
+
+    void noFailure()
+    {
+        QTemporaryDir dir;
+        QFile f(dir.filePath(QStringLiteral("rank-0000.log")));
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("gpu-c01:1:1 [0] NCCL INFO NCCL version 2.27.7+cuda12.9\nstep 1 loss 3.0\n");
+        f.close();
+        AnalysisRequest r;
+        r.logPaths << dir.path();
+        const Analysis an = analyze(r);
+        QVERIFY(an.currentAttempt());
+        QVERIFY(!an.currentAttempt()->diagnosis.failureFound);
+        QVERIFY(an.currentAttempt()->diagnosis.headline.startsWith(QLatin1String("No failure found")));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestDiagnosis)
+#include "tst_diagnosis.moc"
