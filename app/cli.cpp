@@ -4,11 +4,9 @@
 #include "cli_topology.h"
 
 #include <QTextStream>
-
 #include <cstdio>
 
 namespace rankscope {
-
 
 namespace {
 
@@ -29,9 +27,9 @@ bool isCliInvocation(const QStringList& args)
 {
     if (args.isEmpty())
         return false;
-    static const QStringList commands { QStringLiteral("diagnose"), QStringLiteral("topology"), QStringLiteral("capture-topology"),
-                                        QStringLiteral("signatures"), QStringLiteral("--version"), QStringLiteral("-v"),
-                                        QStringLiteral("--help"), QStringLiteral("-h"), QStringLiteral("help") };
+    static const QStringList commands { QStringLiteral("diagnose"), QStringLiteral("topology"),
+        QStringLiteral("capture-topology"), QStringLiteral("signatures"), QStringLiteral("--version"),
+        QStringLiteral("-v"), QStringLiteral("--help"), QStringLiteral("-h"), QStringLiteral("help") };
     return commands.contains(args.front());
 }
 

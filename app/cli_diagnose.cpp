@@ -1,19 +1,20 @@
 // `rankscope diagnose PATH...`: the analysis and a report on stdout.
-#include "cli.h"
-
 #include "analysis.h"
+#include "cli.h"
 #include "report.h"
 #include "topology_report.h"
 
 #include <QJsonDocument>
-
 #include <cstdio>
 
 namespace rankscope {
 
 namespace {
 
-void printErr(const QString& s) { std::fprintf(stderr, "rankscope diagnose: %s\n", s.toLocal8Bit().constData()); }
+void printErr(const QString& s)
+{
+    std::fprintf(stderr, "rankscope diagnose: %s\n", s.toLocal8Bit().constData());
+}
 
 } // namespace
 
@@ -24,8 +25,9 @@ int runDiagnoseCommand(const QStringList& args)
     int attempt = -1;
     for (int i = 0; i < args.size(); ++i) {
         const QString& a = args[i];
-        const bool takesValue = a == QLatin1String("--format") || a == QLatin1String("-f") || a == QLatin1String("--topology")
-            || a == QLatin1String("-t") || a == QLatin1String("--signatures") || a == QLatin1String("--attempt")
+        const bool takesValue = a == QLatin1String("--format") || a == QLatin1String("-f")
+            || a == QLatin1String("--topology") || a == QLatin1String("-t")
+            || a == QLatin1String("--signatures") || a == QLatin1String("--attempt")
             || a == QLatin1String("--host");
         if (takesValue && i + 1 >= args.size()) {
             printErr(QStringLiteral("%1 needs a value").arg(a));
@@ -47,7 +49,8 @@ int runDiagnoseCommand(const QStringList& args)
         } else
             request.logPaths << a;
     }
-    if (format != QLatin1String("text") && format != QLatin1String("json") && format != QLatin1String("markdown")) {
+    if (format != QLatin1String("text") && format != QLatin1String("json")
+        && format != QLatin1String("markdown")) {
         printErr(QStringLiteral("--format must be text, json or markdown, not %1").arg(format));
         return 64;
     }

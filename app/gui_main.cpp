@@ -6,7 +6,6 @@
 #include <QEventLoop>
 #include <QImage>
 #include <QTimer>
-
 #include <cstdio>
 
 namespace rankscope {
@@ -24,7 +23,8 @@ int runGui(int& argc, char** argv, const QStringList& args)
     for (int i = 0; i < args.size(); ++i) {
         if (args[i] == QLatin1String("--screenshot") && i + 1 < args.size())
             screenshot = args[++i];
-        else if ((args[i] == QLatin1String("--topology") || args[i] == QLatin1String("-t")) && i + 1 < args.size())
+        else if ((args[i] == QLatin1String("--topology") || args[i] == QLatin1String("-t"))
+            && i + 1 < args.size())
             topology << args[++i];
         else
             paths << args[i];

@@ -12,8 +12,8 @@
 #include <QComboBox>
 #include <QDockWidget>
 #include <QDragEnterEvent>
-#include <QFileDialog>
 #include <QFile>
+#include <QFileDialog>
 #include <QFileInfo>
 #include <QHeaderView>
 #include <QLabel>
@@ -32,7 +32,8 @@
 
 namespace rankscope {
 
-MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
+MainWindow::MainWindow(QWidget* parent)
+    : QMainWindow(parent)
 {
     setWindowTitle(tr("Rankscope"));
     setWindowIcon(QIcon(QStringLiteral(":/icons/rankscope.svg")));
@@ -43,7 +44,8 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     auto* v = new QVBoxLayout(central);
     v->setContentsMargins(0, 0, 0, 0);
     v->setSpacing(0);
-    m_banner = new QLabel(tr("Drop a log folder, files or a traceback here — or File ▸ Open Log Folder (Ctrl+O)."));
+    m_banner =
+        new QLabel(tr("Drop a log folder, files or a traceback here — or File ▸ Open Log Folder (Ctrl+O)."));
     m_banner->setWordWrap(true);
     m_banner->setMargin(8);
     m_banner->setTextInteractionFlags(Qt::TextSelectableByMouse);
@@ -111,8 +113,9 @@ void MainWindow::buildDocks()
         return d;
     };
     m_diagnosis = new DiagnosisPane;
-    QDockWidget* diag = dock(tr("Diagnosis"), QStringLiteral("diagnosis"), m_diagnosis, Qt::RightDockWidgetArea);
-    diag->setMinimumWidth(560);
+    QDockWidget* diag =
+        dock(tr("Diagnosis"), QStringLiteral("diagnosis"), m_diagnosis, Qt::RightDockWidgetArea);
+    diag->setMinimumWidth(520);
 
     m_ranks = new QTreeWidget;
     m_ranks->setHeaderLabels({ tr("Rank"), tr("Host"), tr("GPU"), tr("First WARN"), tr("Message") });
@@ -130,12 +133,16 @@ void MainWindow::buildDocks()
         if (ev >= 0)
             showEvent(ev);
     });
-    dock(tr("Ranks"), QStringLiteral("ranks"), m_ranks, Qt::LeftDockWidgetArea)->setMinimumWidth(300);
+    QDockWidget* ranks = dock(tr("Ranks"), QStringLiteral("ranks"), m_ranks, Qt::LeftDockWidgetArea);
+    ranks->setMinimumWidth(220);
+    // First start: the answer (diagnosis) gets the most room, then the timeline.
+    resizeDocks({ ranks, diag }, { 260, 760 }, Qt::Horizontal);
 
     m_log = new LogView;
     QDockWidget* log = dock(tr("Log"), QStringLiteral("log"), m_log, Qt::BottomDockWidgetArea);
     m_topology = new TopologyView;
-    QDockWidget* topo = dock(tr("Topology"), QStringLiteral("topology"), m_topology, Qt::BottomDockWidgetArea);
+    QDockWidget* topo =
+        dock(tr("Topology"), QStringLiteral("topology"), m_topology, Qt::BottomDockWidgetArea);
     tabifyDockWidget(log, topo);
     log->raise();
 }
@@ -187,9 +194,10 @@ void MainWindow::buildMenus()
     QMenu* help = menuBar()->addMenu(tr("&Help"));
     help->addAction(tr("&Keyboard"), this, [this] {
         QMessageBox::information(this, tr("Keyboard"),
-                                 tr("Timeline: W/S zoom, A/D pan, F fit, Home initiating event, N/P next/previous WARN or worse, "
-                                    "drag to zoom into a range.\nCtrl+O open folder, Ctrl+T open topology, Ctrl+V paste a traceback, "
-                                    "Ctrl+E export report."));
+            tr("Timeline: W/S zoom, A/D pan, F fit, Home initiating event, N/P next/previous WARN or worse, "
+               "drag to zoom into a range.\nCtrl+O open folder, Ctrl+T open topology, Ctrl+V paste a "
+               "traceback, "
+               "Ctrl+E export report."));
     });
 }
 
@@ -216,7 +224,10 @@ void MainWindow::addTopology(const QStringList& paths)
     start(r);
 }
 
-bool MainWindow::isLoading() const { return m_watcher.isRunning(); }
+bool MainWindow::isLoading() const
+{
+    return m_watcher.isRunning();
+}
 
 const AttemptAnalysis* MainWindow::currentAttempt() const
 {
@@ -292,13 +303,29 @@ void MainWindow::showAttempt(int index)
     for (const Suspect& s : d.suspects)
         roles.suspectRanks.push_back(s.rank);
     m_timeline->setIncident(&a->incident, roles);
+    // Show the initiating event together with the collateral it caused (often minutes later).
+    if (d.initiatingEvent >= 0) {
+        const LogEvent& init = a->incident.events[static_cast<size_t>(d.initiatingEvent)];
+        qint64 last = init.time.ms;
+        for (int ev : d.collateralEvents) {
+            const LogEvent& e = a->incident.events[static_cast<size_t>(ev)];
+            if (e.time.valid)
+                last = std::max(last, e.time.ms);
+        }
+        if (init.time.valid) {
+            const qint64 span = std::max<qint64>(last - init.time.ms, 60'000);
+            m_timeline->setVisibleRange(init.time.ms - span / 10, init.time.ms + span + span / 10);
+        }
+    }
     m_diagnosis->setDiagnosis(&a->incident, &d, &m_analysis->catalog.catalog);
-    const int initRank = d.initiatingEvent >= 0 ? a->incident.events[static_cast<size_t>(d.initiatingEvent)].rank : -1;
+    const int initRank =
+        d.initiatingEvent >= 0 ? a->incident.events[static_cast<size_t>(d.initiatingEvent)].rank : -1;
     m_topology->setTopology(&m_analysis->topology, &a->placement, initRank);
     m_banner->setText(d.headline);
     const QString bg = d.failureFound ? QStringLiteral("#fdecef") : QStringLiteral("#e8f5e9");
     const QString fg = d.failureFound ? QStringLiteral("#8a0f2e") : QStringLiteral("#1b5e20");
-    m_banner->setStyleSheet(QStringLiteral("QLabel { background: %1; color: %2; border-bottom: 1px solid %2; }").arg(bg, fg));
+    m_banner->setStyleSheet(
+        QStringLiteral("QLabel { background: %1; color: %2; border-bottom: 1px solid %2; }").arg(bg, fg));
     fillRanks();
     if (d.initiatingEvent >= 0)
         showEvent(d.initiatingEvent);
@@ -327,11 +354,17 @@ void MainWindow::fillRanks()
         auto* item = new QTreeWidgetItem;
         item->setData(0, Qt::DisplayRole, r.rank);
         item->setText(1, r.host);
-        item->setText(2, r.nvmlDev >= 0 ? QString::number(r.nvmlDev) : r.cudaDev >= 0 ? QString::number(r.cudaDev) : QString());
+        item->setText(2,
+            r.nvmlDev >= 0       ? QString::number(r.nvmlDev)
+                : r.cudaDev >= 0 ? QString::number(r.cudaDev)
+                                 : QString());
         item->setData(0, Qt::UserRole, r.firstWarn);
         if (r.firstWarn >= 0) {
             const LogEvent& e = a->incident.events[static_cast<size_t>(r.firstWarn)];
-            item->setText(3, e.time.valid ? formatTime(e.time).mid(11) + (e.time.inferred ? QStringLiteral(" ~") : QString()) : tr("no time"));
+            item->setText(3,
+                e.time.valid
+                    ? formatTime(e.time).mid(11) + (e.time.inferred ? QStringLiteral(" ~") : QString())
+                    : tr("no time"));
             item->setText(4, e.message.left(200));
             item->setToolTip(4, e.text);
             if (r.firstWarn == a->diagnosis.initiatingEvent) {
@@ -358,13 +391,16 @@ void MainWindow::updateStatus()
         return;
     }
     const Incident& inc = a->incident;
-    m_statusFiles->setText(tr("%1 files · %2 ranks · %3 hosts · %4 MB · %5 events%6")
-                               .arg(inc.files.size())
-                               .arg(inc.ranks.size())
-                               .arg(inc.hosts().size())
-                               .arg(static_cast<double>(inc.totalBytes) / 1e6, 0, 'f', 1)
-                               .arg(inc.events.size())
-                               .arg(m_analysis->topology.hosts.empty() ? QString() : tr(" · topology: %1 host(s)").arg(m_analysis->topology.hosts.size())));
+    m_statusFiles->setText(
+        tr("%1 files · %2 ranks · %3 hosts · %4 MB · %5 events%6")
+            .arg(inc.files.size())
+            .arg(inc.ranks.size())
+            .arg(inc.hosts().size())
+            .arg(static_cast<double>(inc.totalBytes) / 1e6, 0, 'f', 1)
+            .arg(inc.events.size())
+            .arg(m_analysis->topology.hosts.empty()
+                    ? QString()
+                    : tr(" · topology: %1 host(s)").arg(m_analysis->topology.hosts.size())));
     m_statusSkipped->setText(tr("%1 skipped").arg(inc.skipped.size()));
     m_statusSkipped->setVisible(!inc.skipped.empty());
     m_statusWarnings->setText(tr("%1 warnings").arg(inc.warnings.size()));
@@ -379,7 +415,8 @@ void MainWindow::showSkipped()
     QStringList lines;
     for (const SkippedInput& s : a->incident.skipped)
         lines << QStringLiteral("%1 — %2").arg(s.path, s.reason);
-    QMessageBox box(QMessageBox::Information, tr("Skipped inputs"), tr("%1 input(s) were not analysed:").arg(lines.size()), QMessageBox::Ok, this);
+    QMessageBox box(QMessageBox::Information, tr("Skipped inputs"),
+        tr("%1 input(s) were not analysed:").arg(lines.size()), QMessageBox::Ok, this);
     box.setDetailedText(lines.join(QLatin1Char('\n')));
     box.exec();
 }
@@ -389,7 +426,8 @@ void MainWindow::showWarnings()
     const AttemptAnalysis* a = currentAttempt();
     if (!a)
         return;
-    QMessageBox box(QMessageBox::Information, tr("Warnings"), tr("%1 warning(s) about this incident:").arg(a->incident.warnings.size()), QMessageBox::Ok, this);
+    QMessageBox box(QMessageBox::Information, tr("Warnings"),
+        tr("%1 warning(s) about this incident:").arg(a->incident.warnings.size()), QMessageBox::Ok, this);
     box.setDetailedText(a->incident.warnings.join(QLatin1Char('\n')));
     box.exec();
 }
@@ -444,7 +482,8 @@ void MainWindow::dropEvent(QDropEvent* event)
         QStringList logs, topo;
         for (const QString& p : paths) {
             QFile f(p);
-            if (QFileInfo(p).isFile() && f.open(QIODevice::ReadOnly) && detectTopologyFormat(f.read(65536)) != TopologyFormat::Unknown)
+            if (QFileInfo(p).isFile() && f.open(QIODevice::ReadOnly)
+                && detectTopologyFormat(f.read(65536)) != TopologyFormat::Unknown)
                 topo << p;
             else
                 logs << p;
@@ -471,7 +510,8 @@ void MainWindow::exportReportInteractive()
 {
     if (!currentAttempt())
         return;
-    const QString base = QFileDialog::getSaveFileName(this, tr("Export Report (writes .md and .html)"), QStringLiteral("rankscope-report"));
+    const QString base = QFileDialog::getSaveFileName(
+        this, tr("Export Report (writes .md and .html)"), QStringLiteral("rankscope-report"));
     if (base.isEmpty())
         return;
     QString error;

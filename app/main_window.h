@@ -7,7 +7,6 @@
 
 #include <QFutureWatcher>
 #include <QMainWindow>
-
 #include <memory>
 
 class QLabel;

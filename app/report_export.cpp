@@ -25,8 +25,8 @@ bool writeFile(const QString& path, const QByteArray& bytes, QString* error)
 
 } // namespace
 
-bool writeReportFiles(const QString& basePath, const Analysis& analysis, const AttemptAnalysis& a, TimelineView* timeline,
-                      TopologyView* topology, QString* error)
+bool writeReportFiles(const QString& basePath, const Analysis& analysis, const AttemptAnalysis& a,
+    TimelineView* timeline, TopologyView* topology, QString* error)
 {
     QString base = basePath;
     if (base.endsWith(QLatin1String(".md")) || base.endsWith(QLatin1String(".html")))
@@ -43,7 +43,8 @@ bool writeReportFiles(const QString& basePath, const Analysis& analysis, const A
         buffer.open(QIODevice::WriteOnly);
         timeline->grab().toImage().save(&buffer, "PNG");
     }
-    const QByteArray svg = topology && !analysis.topology.hosts.empty() ? topology->renderSvg() : QByteArray();
+    const QByteArray svg =
+        topology && !analysis.topology.hosts.empty() ? topology->renderSvg() : QByteArray();
     return writeFile(base + QStringLiteral(".md"), reportMarkdown(in).toUtf8(), error)
         && writeFile(base + QStringLiteral(".html"), reportHtml(in, svg, png).toUtf8(), error);
 }

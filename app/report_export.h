@@ -11,6 +11,6 @@ class TopologyView;
 
 // Writes basePath.md and basePath.html (self-contained: timeline PNG and topology SVG embedded).
 bool writeReportFiles(const QString& basePath, const Analysis& analysis, const AttemptAnalysis& attempt,
-                      TimelineView* timeline, TopologyView* topology, QString* error);
+    TimelineView* timeline, TopologyView* topology, QString* error);
 
 } // namespace rankscope

@@ -13,7 +13,9 @@ void diagnoseAttempt(AttemptAnalysis& a, const Catalog& catalog, const TopologyS
     if (!topology.hosts.empty()) {
         a.placement = placeRanks(a.incident.ranks, topology);
         if (!a.placement.hcaScripts.isEmpty()) {
-            options.extraFixLines << QString() << QStringLiteral("NIC binding computed from the topology (each GPU to its closest NIC):");
+            options.extraFixLines
+                << QString()
+                << QStringLiteral("NIC binding computed from the topology (each GPU to its closest NIC):");
             for (const HcaChoice& c : a.placement.hca)
                 options.extraFixLines << QStringLiteral("  %1: %2").arg(c.host, c.text());
             options.extraFixLines << a.placement.hcaScripts;

@@ -10,18 +10,17 @@
 #include "topology_placement.h"
 
 #include <QStringList>
-
 #include <vector>
 
 namespace rankscope {
 
 struct AnalysisRequest
 {
-    QStringList logPaths;      // folders, files, "-"
-    QString pastedText;        // a traceback pasted or dropped as text
+    QStringList logPaths; // folders, files, "-"
+    QString pastedText; // a traceback pasted or dropped as text
     QStringList topologyPaths; // captures; also picked out of logPaths by content when named like one
     QStringList signatureDirs; // user catalogs
-    QString topologyHost;      // host to give captures that do not name one
+    QString topologyHost; // host to give captures that do not name one
 };
 
 struct AttemptAnalysis
@@ -36,17 +35,20 @@ struct Analysis
     CatalogLoadResult catalog;
     TopologySet topology;
     std::vector<AttemptAnalysis> attempts; // oldest first
-    int current = -1;                      // the latest attempt
-    QString error;                         // set when no log could be read
+    int current = -1; // the latest attempt
+    QString error; // set when no log could be read
     bool cancelled = false;
 
     const AttemptAnalysis* currentAttempt() const
     {
-        return current >= 0 && current < static_cast<int>(attempts.size()) ? &attempts[static_cast<size_t>(current)] : nullptr;
+        return current >= 0 && current < static_cast<int>(attempts.size())
+            ? &attempts[static_cast<size_t>(current)]
+            : nullptr;
     }
 };
 
-Analysis analyze(const AnalysisRequest& request, const CancelToken* cancel = nullptr, const ProgressFn& progress = {});
+Analysis analyze(
+    const AnalysisRequest& request, const CancelToken* cancel = nullptr, const ProgressFn& progress = {});
 
 // Diagnoses an incident with a topology: findings become notes, the NIC mapping joins the fix.
 void diagnoseAttempt(AttemptAnalysis& attempt, const Catalog& catalog, const TopologySet& topology);

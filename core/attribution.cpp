@@ -4,7 +4,6 @@
 
 #include <QHash>
 #include <QSet>
-
 #include <map>
 #include <tuple>
 
@@ -19,10 +18,10 @@ struct Joiner
     std::vector<FileScan>& scans;
     Incident& inc;
     std::map<int, RankInfo> ranks;
-    std::map<ProcKey, int> byProcDev;          // (host, pid, dev) -> rank
+    std::map<ProcKey, int> byProcDev; // (host, pid, dev) -> rank
     std::map<std::pair<QString, qint64>, QSet<int>> byProc; // (host, pid) -> ranks
-    std::map<std::pair<QString, int>, int> byHostLocal;      // (host, local rank) -> rank
-    std::map<ProcKey, int> worldSize;          // nranks of the communicator behind byProcDev
+    std::map<std::pair<QString, int>, int> byHostLocal; // (host, local rank) -> rank
+    std::map<ProcKey, int> worldSize; // nranks of the communicator behind byProcDev
     QSet<QString> warned;
 
     void warn(const QString& text)
@@ -52,7 +51,9 @@ struct Joiner
         if (info.host.isEmpty())
             info.host = name;
         else if (info.host != name && !numeric)
-            warn(QStringLiteral("rank %1: host %2 (from %3) disagrees with %4").arg(info.rank).arg(host, source, info.host));
+            warn(QStringLiteral("rank %1: host %2 (from %3) disagrees with %4")
+                     .arg(info.rank)
+                     .arg(host, source, info.host));
     }
 
     // "ens1f0:10.10.0.12<0>" or "10.10.0.12" -> "10.10.0.12"
@@ -78,7 +79,11 @@ struct Joiner
             byProcDev[key] = r;
             worldSize[key] = nranks;
         } else if (it->second != r && worldSize[key] == nranks) {
-            warn(QStringLiteral("%1: process %2:%3 is both rank %4 and rank %5").arg(where, host).arg(pid).arg(it->second).arg(r));
+            warn(QStringLiteral("%1: process %2:%3 is both rank %4 and rank %5")
+                     .arg(where, host)
+                     .arg(pid)
+                     .arg(it->second)
+                     .arg(r));
         }
         byProc[{ host, pid }].insert(r);
     }
@@ -114,11 +119,13 @@ struct Joiner
                         info.commId = f.commId;
                     info.nRanks = std::max(info.nRanks, f.nRanks);
                     info.initStarted = true;
-                    info.initCompleted = info.initCompleted || f.initComplete || f.kind == IdentityFact::Kind::NcclTestsRank;
+                    info.initCompleted =
+                        info.initCompleted || f.initComplete || f.kind == IdentityFact::Kind::NcclTestsRank;
                     continue;
                 }
                 if (f.kind == IdentityFact::Kind::TorchrunFailure) {
-                    TorchrunFailure tf { f.host, f.rank, f.localRank, f.exitCode, f.pid, f.text, f.rootCause, -1, f.line };
+                    TorchrunFailure tf { f.host, f.rank, f.localRank, f.exitCode, f.pid, f.text, f.rootCause,
+                        -1, f.line };
                     tf.file = static_cast<int>(&s - scans.data());
                     inc.torchrunFailures.push_back(tf);
                     if (f.rank < 0)
@@ -130,8 +137,12 @@ struct Joiner
                     if (info.pid < 0)
                         info.pid = f.pid;
                     else if (f.pid >= 0 && info.pid != f.pid)
-                        warn(QStringLiteral("rank %1: torchrun's summary (%2) gives pid %3, NCCL gives pid %4")
-                                 .arg(f.rank).arg(where).arg(f.pid).arg(info.pid));
+                        warn(
+                            QStringLiteral("rank %1: torchrun's summary (%2) gives pid %3, NCCL gives pid %4")
+                                .arg(f.rank)
+                                .arg(where)
+                                .arg(f.pid)
+                                .arg(info.pid));
                     continue;
                 }
                 // The other facts describe a process: find its rank.
@@ -154,7 +165,9 @@ struct Joiner
                     addAddress(info, f.text);
                     break;
                 case IdentityFact::Kind::ChannelNet:
-                    if (f.rank == r && std::find(info.channelNics.begin(), info.channelNics.end(), f.channelNic) == info.channelNics.end())
+                    if (f.rank == r
+                        && std::find(info.channelNics.begin(), info.channelNics.end(), f.channelNic)
+                            == info.channelNics.end())
                         info.channelNics.push_back(f.channelNic);
                     if (f.rank == r)
                         info.gdr = info.gdr || f.gdr;
@@ -188,7 +201,7 @@ struct Joiner
 
     // Rank of a stream, from the most specific source that knows; -1 when none does.
     int resolveStream(const FileScan& s, const StreamKey& k, int fileRank, const QString& fileHost,
-                      const QHash<int, int>& teeRank) const
+        const QHash<int, int>& teeRank) const
     {
         if (k.globalRank >= 0)
             return k.globalRank;
@@ -227,7 +240,10 @@ void Joiner::resolveFiles()
                 auto it = teeRank.find(st.key.teeLocalRank);
                 if (it != teeRank.end() && it.value() != st.key.globalRank)
                     warn(QStringLiteral("%1: [default%2]: is both rank %3 and rank %4")
-                             .arg(s.info.displayPath).arg(st.key.teeLocalRank).arg(it.value()).arg(st.key.globalRank));
+                             .arg(s.info.displayPath)
+                             .arg(st.key.teeLocalRank)
+                             .arg(it.value())
+                             .arg(st.key.globalRank));
                 else
                     teeRank.insert(st.key.teeLocalRank, st.key.globalRank);
             }
@@ -253,7 +269,9 @@ void Joiner::resolveFiles()
         }
         if (fileRank >= 0 && contentRanks.size() == 1 && !contentRanks.contains(fileRank))
             warn(QStringLiteral("%1: the file name says rank %2, its lines say rank %3")
-                     .arg(s.info.displayPath).arg(fileRank).arg(*contentRanks.begin()));
+                     .arg(s.info.displayPath)
+                     .arg(fileRank)
+                     .arg(*contentRanks.begin()));
         if (fileRank < 0 && s.hints.localRank >= 0 && !fileHost.isEmpty()) {
             auto hl = byHostLocal.find({ fileHost, s.hints.localRank });
             if (hl != byHostLocal.end())
@@ -261,9 +279,8 @@ void Joiner::resolveFiles()
         }
         // A file with one process in it (an NCCL_DEBUG_FILE, a per-rank log) owns its unprefixed lines;
         // in a multiplexed console (tee or launcher prefixes) they belong to the launcher, not a rank.
-        const bool multiplexed = std::any_of(s.streams.begin(), s.streams.end(), [](const StreamStats& st) {
-            return st.key.teeLocalRank >= 0 || st.key.launcherRank >= 0;
-        });
+        const bool multiplexed = std::any_of(s.streams.begin(), s.streams.end(),
+            [](const StreamStats& st) { return st.key.teeLocalRank >= 0 || st.key.launcherRank >= 0; });
         if (fileRank < 0 && contentRanks.size() == 1 && !multiplexed)
             fileRank = *contentRanks.begin();
 

@@ -10,17 +10,32 @@ namespace rankscope {
 
 namespace {
 
-QString errnoText(int err) { return QString::fromLocal8Bit(std::strerror(err)); }
+QString errnoText(int err)
+{
+    return QString::fromLocal8Bit(std::strerror(err));
+}
 
 class FdCloser
 {
 public:
-    explicit FdCloser(int fd) : m_fd(fd) {}
-    ~FdCloser() { if (m_fd >= 0) ::close(m_fd); }
+    explicit FdCloser(int fd)
+        : m_fd(fd)
+    {
+    }
+    ~FdCloser()
+    {
+        if (m_fd >= 0)
+            ::close(m_fd);
+    }
     FdCloser(const FdCloser&) = delete;
     FdCloser& operator=(const FdCloser&) = delete;
     int get() const { return m_fd; }
-    int release() { const int fd = m_fd; m_fd = -1; return fd; }
+    int release()
+    {
+        const int fd = m_fd;
+        m_fd = -1;
+        return fd;
+    }
 
 private:
     int m_fd;
@@ -29,7 +44,10 @@ private:
 class PlainStream final : public ByteStream
 {
 public:
-    explicit PlainStream(int fd) : m_fd(fd) {}
+    explicit PlainStream(int fd)
+        : m_fd(fd)
+    {
+    }
     ~PlainStream() override { ::close(m_fd); }
     qint64 read(char* buf, qint64 size) override
     {
@@ -57,7 +75,12 @@ struct GzCloser
 class GzipStream final : public ByteStream
 {
 public:
-    GzipStream(gzFile f, qint64 onDisk) : m_file(f), m_onDisk(onDisk) { gzbuffer(f, 1 << 17); }
+    GzipStream(gzFile f, qint64 onDisk)
+        : m_file(f)
+        , m_onDisk(onDisk)
+    {
+        gzbuffer(f, 1 << 17);
+    }
     bool compressed() const override { return true; }
     qint64 compressedBytesRead() const override { return m_onDisk; }
     qint64 read(char* buf, qint64 size) override
@@ -70,7 +93,9 @@ public:
             const char* text = gzerror(m_file.get(), &code);
             const QString what = QString::fromLatin1(text ? text : "unknown error");
             if (code == Z_BUF_ERROR || m_out > 0) {
-                m_note = QStringLiteral("truncated or damaged gzip (%1): read the first %2 bytes").arg(what).arg(m_out);
+                m_note = QStringLiteral("truncated or damaged gzip (%1): read the first %2 bytes")
+                             .arg(what)
+                             .arg(m_out);
                 m_stopped = true;
                 return 0;
             }
@@ -105,7 +130,10 @@ private:
 class MemoryStream final : public ByteStream
 {
 public:
-    explicit MemoryStream(QByteArray bytes) : m_bytes(std::move(bytes)) {}
+    explicit MemoryStream(QByteArray bytes)
+        : m_bytes(std::move(bytes))
+    {
+    }
     qint64 read(char* buf, qint64 size) override
     {
         const qint64 n = std::min<qint64>(size, m_bytes.size() - m_pos);

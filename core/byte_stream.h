@@ -5,7 +5,6 @@
 #include "input_discovery.h"
 
 #include <QString>
-
 #include <memory>
 
 namespace rankscope {

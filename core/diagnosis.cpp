@@ -6,7 +6,6 @@
 
 #include <QDir>
 #include <QFileInfo>
-
 #include <algorithm>
 #include <set>
 
@@ -23,7 +22,8 @@ QString formatRankRanges(std::vector<int> ranks)
         size_t j = i;
         while (j + 1 < ranks.size() && ranks[j + 1] == ranks[j] + 1)
             ++j;
-        parts.push_back(i == j ? QString::number(ranks[i]) : QStringLiteral("%1-%2").arg(ranks[i]).arg(ranks[j]));
+        parts.push_back(
+            i == j ? QString::number(ranks[i]) : QStringLiteral("%1-%2").arg(ranks[i]).arg(ranks[j]));
         i = j + 1;
     }
     return parts.join(QLatin1Char(','));
@@ -108,8 +108,9 @@ void render(const Incident& inc, const Catalog& cat, const DiagnoseOptions& opti
     if (d.signature < 0) {
         // No catalog entry: the generic advice is to keep the evidence and search for the exact line.
         ctx.literal = e.message;
-        d.fix = QStringLiteral("No catalog signature matches this line. Keep the evidence below, compare it with a healthy run, "
-                               "and search for the exact message.");
+        d.fix = QStringLiteral(
+            "No catalog signature matches this line. Keep the evidence below, compare it with a healthy run, "
+            "and search for the exact message.");
         d.verify = QStringList { renderCommand(QStringLiteral("rg -n -F -- {literal} {log_folder}"), ctx) };
         return;
     }
@@ -120,6 +121,7 @@ void render(const Incident& inc, const Catalog& cat, const DiagnoseOptions& opti
             ctx.peer = c.second;
     }
     d.fix = renderTemplate(sig.fix, ctx);
+    d.summary = renderTemplate(sig.summary, ctx);
     for (const QString& extra : options.extraFixLines)
         d.fix += QLatin1Char('\n') + extra;
     for (const QString& v : sig.verify)
@@ -133,25 +135,42 @@ void render(const Incident& inc, const Catalog& cat, const DiagnoseOptions& opti
 
 void rankHypotheses(const Incident& inc, const Catalog& cat, Diagnosis& d)
 {
+    // Sibling summaries speak of the same peer and NIC: fill them from the initiating event.
+    RenderContext ctx;
+    const LogEvent& init = inc.events[static_cast<size_t>(d.initiatingEvent)];
+    ctx.host = init.host;
+    ctx.captures = init.captures;
+    ctx.nic = usedNic(inc.rankInfo(init.rank));
+    for (const Capture& c : init.captures) {
+        if (c.first == QLatin1String("peer"))
+            ctx.peer = c.second;
+    }
     std::set<int> seen;
     for (int i = 0; i < static_cast<int>(inc.events.size()); ++i) {
         const LogEvent& e = inc.events[static_cast<size_t>(i)];
-        if (e.signature < 0 || e.signature == d.signature || roleOf(inc, cat, i) != 0 || seen.count(e.signature))
+        if (e.signature < 0 || e.signature == d.signature || roleOf(inc, cat, i) != 0
+            || seen.count(e.signature))
             continue;
         seen.insert(e.signature);
         d.hypotheses.push_back({ e.signature,
-                                 QStringLiteral("also a cause-level signature in this incident: rank %1 at %2 (%3:%4)")
-                                     .arg(e.rank).arg(formatTime(e.time), inc.files[static_cast<size_t>(e.file)].displayPath).arg(e.line),
-                                 3 });
+            QStringLiteral("also a cause-level signature in this incident: rank %1 at %2 (%3:%4)")
+                .arg(e.rank)
+                .arg(formatTime(e.time), inc.files[static_cast<size_t>(e.file)].displayPath)
+                .arg(e.line),
+            3 });
     }
     for (const QString& id : d.siblings) {
         const int s = cat.indexOf(id);
         if (s < 0 || seen.count(s))
             continue;
         seen.insert(s);
-        d.hypotheses.push_back({ s, QStringLiteral("adjacent failure to rule out: %1").arg(cat.signatures[static_cast<size_t>(s)].summary), 1 });
+        d.hypotheses.push_back({ s,
+            QStringLiteral("adjacent failure to rule out: %1")
+                .arg(renderTemplate(cat.signatures[static_cast<size_t>(s)].summary, ctx)),
+            1 });
     }
-    std::stable_sort(d.hypotheses.begin(), d.hypotheses.end(), [](const Hypothesis& a, const Hypothesis& b) { return a.score > b.score; });
+    std::stable_sort(d.hypotheses.begin(), d.hypotheses.end(),
+        [](const Hypothesis& a, const Hypothesis& b) { return a.score > b.score; });
 }
 
 void judgeConfidence(const Incident& inc, const Catalog& cat, bool cause, Diagnosis& d)
@@ -160,11 +179,14 @@ void judgeConfidence(const Incident& inc, const Catalog& cat, bool cause, Diagno
     int score = cause ? 3 : (roleOf(inc, cat, d.initiatingEvent) == 3 ? 2 : 1);
     QStringList& why = d.confidenceReasons;
     if (cause)
-        why.push_back(QStringLiteral("the line matches the cause signature %1").arg(cat.signatures[static_cast<size_t>(d.signature)].id));
+        why.push_back(QStringLiteral("the line matches the cause signature %1")
+                          .arg(cat.signatures[static_cast<size_t>(d.signature)].id));
     else if (score == 2)
-        why.push_back(QStringLiteral("no catalog signature matches the first failure; it is the earliest unexplained WARN or worse"));
+        why.push_back(QStringLiteral(
+            "no catalog signature matches the first failure; it is the earliest unexplained WARN or worse"));
     else
-        why.push_back(QStringLiteral("only symptoms (timeouts, wrapper errors) were found; the cause did not reach the logs"));
+        why.push_back(QStringLiteral(
+            "only symptoms (timeouts, wrapper errors) were found; the cause did not reach the logs"));
     if (e.rank < 0) {
         --score;
         why.push_back(QStringLiteral("the line carries no rank"));
@@ -178,7 +200,8 @@ void judgeConfidence(const Incident& inc, const Catalog& cat, bool cause, Diagno
     // Another rank with a cause in the same second competes.
     for (int i = 0; i < static_cast<int>(inc.events.size()); ++i) {
         const LogEvent& o = inc.events[static_cast<size_t>(i)];
-        if (i == d.initiatingEvent || o.rank == e.rank || o.rank < 0 || roleOf(inc, cat, i) != 0 || !o.time.valid || !e.time.valid)
+        if (i == d.initiatingEvent || o.rank == e.rank || o.rank < 0 || roleOf(inc, cat, i) != 0
+            || !o.time.valid || !e.time.valid)
             continue;
         if (o.time.ms - e.time.ms < 1000) {
             --score;
@@ -187,8 +210,12 @@ void judgeConfidence(const Incident& inc, const Catalog& cat, bool cause, Diagno
         }
     }
     if (!d.collateral.empty())
-        why.push_back(QStringLiteral("%1 group(s) of later failures on other ranks are explained as collateral").arg(d.collateral.size()));
-    d.confidence = score >= 3 ? QStringLiteral("high") : score == 2 ? QStringLiteral("medium") : QStringLiteral("low");
+        why.push_back(
+            QStringLiteral("%1 group(s) of later failures on other ranks are explained as collateral")
+                .arg(d.collateral.size()));
+    d.confidence = score >= 3 ? QStringLiteral("high")
+        : score == 2          ? QStringLiteral("medium")
+                              : QStringLiteral("low");
 }
 
 } // namespace
@@ -201,9 +228,12 @@ Diagnosis diagnose(const Incident& inc, const Catalog& cat, const DiagnoseOption
     d.initiatingEvent = findInitiating(inc, cat, &cause);
     fillSuspects(inc, cat, d);
     if (d.initiatingEvent < 0) {
-        d.headline = QStringLiteral("No failure found: %1 file(s), %2 rank(s), no WARN or worse line.").arg(inc.files.size()).arg(inc.ranks.size());
+        d.headline = QStringLiteral("No failure found: %1 file(s), %2 rank(s), no WARN or worse line.")
+                         .arg(inc.files.size())
+                         .arg(inc.ranks.size());
         if (!d.suspects.empty())
-            d.headline = QStringLiteral("No error line, but %1 rank(s) look hung or silent (see suspects).").arg(d.suspects.size());
+            d.headline = QStringLiteral("No error line, but %1 rank(s) look hung or silent (see suspects).")
+                             .arg(d.suspects.size());
         return d;
     }
     d.failureFound = true;
@@ -215,17 +245,24 @@ Diagnosis diagnose(const Incident& inc, const Catalog& cat, const DiagnoseOption
     fillTorchrunNotes(inc, d);
     judgeConfidence(inc, cat, cause, d);
 
-    const QString who = e.rank >= 0 ? QStringLiteral("Rank %1").arg(e.rank) : QStringLiteral("An unattributed process");
+    const QString who =
+        e.rank >= 0 ? QStringLiteral("Rank %1").arg(e.rank) : QStringLiteral("An unattributed process");
     QStringList where;
     if (!e.host.isEmpty())
         where.push_back(e.host);
     if (e.device >= 0)
         where.push_back(QStringLiteral("GPU%1").arg(e.device));
-    const QString what = d.signature >= 0 ? cat.signatures[static_cast<size_t>(d.signature)].title : e.message.left(160);
-    d.headline = QStringLiteral("%1%2 failed first%3: %4")
-                     .arg(who, where.isEmpty() ? QString() : QStringLiteral(" (%1)").arg(where.join(QStringLiteral(", "))),
-                          e.time.valid ? QStringLiteral(" at %1%2").arg(formatTime(e.time), e.time.inferred ? QStringLiteral(" (inferred)") : QString()) : QString(),
-                          what);
+    const QString what =
+        d.signature >= 0 ? cat.signatures[static_cast<size_t>(d.signature)].title : e.message.left(160);
+    d.headline =
+        QStringLiteral("%1%2 failed first%3: %4")
+            .arg(who,
+                where.isEmpty() ? QString() : QStringLiteral(" (%1)").arg(where.join(QStringLiteral(", "))),
+                e.time.valid ? QStringLiteral(" at %1%2")
+                                   .arg(formatTime(e.time),
+                                       e.time.inferred ? QStringLiteral(" (inferred)") : QString())
+                             : QString(),
+                what);
 
     // Evidence: the lines before the first occurrence, from the file itself.
     const FileInfo& file = inc.files[static_cast<size_t>(e.file)];

@@ -7,7 +7,6 @@
 
 #include <QString>
 #include <QStringList>
-
 #include <vector>
 
 namespace rankscope {
@@ -15,12 +14,12 @@ namespace rankscope {
 struct CollateralGroup
 {
     int signature = -1; // catalog index, -1 for failures no signature matched
-    QString label;      // "watchdog timeout at SeqNum 4812"
+    QString label; // "watchdog timeout at SeqNum 4812"
     int rankCount = 0;
-    QString ranks;      // "0-3,5"
+    QString ranks; // "0-3,5"
     int eventCount = 0;
     int firstEvent = -1;
-    QString pointsTo;   // a peer named by the symptom ("peer 10.10.0.11 = gpu-a01, ranks 0-3")
+    QString pointsTo; // a peer named by the symptom ("peer 10.10.0.11 = gpu-a01, ranks 0-3")
 };
 
 struct Suspect
@@ -54,12 +53,13 @@ struct Evidence
 struct Diagnosis
 {
     bool failureFound = false;
-    QString headline;          // one sentence for the top of the window and the terminal
-    int initiatingEvent = -1;  // index into Incident::events
-    int signature = -1;        // catalog index of the initiating event's signature
-    QString confidence;        // high | medium | low; empty when there is no failure
+    QString headline; // one sentence for the top of the window and the terminal
+    int initiatingEvent = -1; // index into Incident::events
+    int signature = -1; // catalog index of the initiating event's signature
+    QString confidence; // high | medium | low; empty when there is no failure
     QStringList confidenceReasons;
-    QString fix;               // rendered
+    QString summary; // the signature's summary, rendered
+    QString fix; // rendered
     QStringList verify, checklist, evidenceCommands, siblings;
     std::vector<CollateralGroup> collateral;
     std::vector<int> collateralEvents; // every event counted in collateral

@@ -2,7 +2,6 @@
 #include "diagnosis_parts.h"
 
 #include <QDateTime>
-
 #include <algorithm>
 #include <map>
 #include <set>
@@ -81,7 +80,8 @@ void fillCollateral(const Incident& inc, const Catalog& cat, Diagnosis& d)
     for (auto& [sig, g] : groups) {
         CollateralGroup out;
         out.signature = sig;
-        out.label = sig >= 0 ? cat.signatures[static_cast<size_t>(sig)].title : QStringLiteral("other failures (no signature)");
+        out.label = sig >= 0 ? cat.signatures[static_cast<size_t>(sig)].title
+                             : QStringLiteral("other failures (no signature)");
         if (!g.seq.isEmpty())
             out.label += QStringLiteral(" at SeqNum %1").arg(g.seq);
         out.rankCount = static_cast<int>(g.ranks.size());
@@ -92,8 +92,17 @@ void fillCollateral(const Incident& inc, const Catalog& cat, Diagnosis& d)
             out.pointsTo = peerDescription(inc, g.peer);
         d.collateral.push_back(std::move(out));
     }
-    std::sort(d.collateral.begin(), d.collateral.end(),
-              [](const CollateralGroup& a, const CollateralGroup& b) { return a.rankCount > b.rankCount; });
+    // Named failures first (they explain), the most widespread first; launcher lines last.
+    std::sort(
+        d.collateral.begin(), d.collateral.end(), [](const CollateralGroup& a, const CollateralGroup& b) {
+            if ((a.rankCount > 0) != (b.rankCount > 0))
+                return a.rankCount > 0;
+            if ((a.signature >= 0) != (b.signature >= 0))
+                return a.signature >= 0;
+            if (a.rankCount != b.rankCount)
+                return a.rankCount > b.rankCount;
+            return a.firstEvent < b.firstEvent;
+        });
 }
 
 void fillSuspects(const Incident& inc, const Catalog& cat, Diagnosis& d)
@@ -107,10 +116,12 @@ void fillSuspects(const Incident& inc, const Catalog& cat, Diagnosis& d)
         seen.insert(r.rank);
     for (int r = 0; r < world && d.suspects.size() < 64; ++r) {
         if (!seen.count(r))
-            d.suspects.push_back({ r, QString(), QStringLiteral("no log line from this rank although nranks is %1").arg(world) });
+            d.suspects.push_back({ r, QString(),
+                QStringLiteral("no log line from this rank although nranks is %1").arg(world) });
     }
 
-    // Watchdog timeouts name a SeqNum: a rank with no failure of its own while others timed out never reached it.
+    // Watchdog timeouts name a SeqNum: a rank with no failure of its own while others timed out never reached
+    // it.
     std::set<int> timedOut, failed;
     QString seq;
     for (int i = 0; i < static_cast<int>(inc.events.size()); ++i) {
@@ -128,9 +139,10 @@ void fillSuspects(const Incident& inc, const Catalog& cat, Diagnosis& d)
         for (const RankInfo& r : inc.ranks) {
             if (!failed.count(r.rank))
                 d.suspects.push_back({ r.rank, r.host,
-                                       QStringLiteral("printed no error while %1 rank(s) timed out at SeqNum %2: it probably never reached that collective")
-                                           .arg(timedOut.size())
-                                           .arg(seq) });
+                    QStringLiteral("printed no error while %1 rank(s) timed out at SeqNum %2: it probably "
+                                   "never reached that collective")
+                        .arg(timedOut.size())
+                        .arg(seq) });
         }
     }
 
@@ -145,14 +157,16 @@ void fillSuspects(const Incident& inc, const Catalog& cat, Diagnosis& d)
         std::nth_element(sorted.begin(), sorted.begin() + static_cast<long>(sorted.size() / 2), sorted.end());
         const qint64 median = sorted[sorted.size() / 2];
         for (const RankInfo& r : inc.ranks) {
-            if (!r.timesKnown || median - r.lastTime.ms < 60'000)
+            // A rank that printed its own failure before stopping is not silent: it died of it.
+            if (!r.timesKnown || median - r.lastTime.ms < 60'000 || failed.count(r.rank))
                 continue;
-            const bool already = std::any_of(d.suspects.begin(), d.suspects.end(), [&](const Suspect& s) { return s.rank == r.rank; });
+            const bool already = std::any_of(
+                d.suspects.begin(), d.suspects.end(), [&](const Suspect& s) { return s.rank == r.rank; });
             if (!already)
                 d.suspects.push_back({ r.rank, r.host,
-                                       QStringLiteral("its log stops at %1, %2 s before most ranks")
-                                           .arg(formatTime(r.lastTime))
-                                           .arg((median - r.lastTime.ms) / 1000) });
+                    QStringLiteral("its log stops at %1, %2 s before most ranks")
+                        .arg(formatTime(r.lastTime))
+                        .arg((median - r.lastTime.ms) / 1000) });
         }
     }
 }
@@ -169,11 +183,14 @@ void fillTorchrunNotes(const Incident& inc, Diagnosis& d)
         n.host = f.host;
         n.rank = f.rank;
         if (f.rank == init.rank) {
-            n.text = QStringLiteral("torchrun on %1 agrees: its Root Cause is rank %2").arg(f.host).arg(f.rank);
+            n.text =
+                QStringLiteral("torchrun on %1 agrees: its Root Cause is rank %2").arg(f.host).arg(f.rank);
         } else {
-            n.text = QStringLiteral("torchrun on %1 names rank %2 as \"Root Cause\" (time %3, exitcode %4), but rank %5 failed first at %6. "
-                                    "torchrun's summary only sees the workers of its own node, and its times are whole seconds, "
-                                    "so a tie goes to the first failure in dict order.")
+            n.text = QStringLiteral(
+                "torchrun on %1 names rank %2 as \"Root Cause\" (time %3, exitcode %4), but rank %5 failed "
+                "first at %6. "
+                "torchrun's summary only sees the workers of its own node, and its times are whole seconds, "
+                "so a tie goes to the first failure in dict order.")
                          .arg(f.host)
                          .arg(f.rank)
                          .arg(f.time)

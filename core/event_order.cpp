@@ -2,7 +2,6 @@
 
 #include <QDate>
 #include <QFileInfo>
-
 #include <algorithm>
 #include <map>
 
@@ -84,7 +83,7 @@ void orderEvents(std::vector<FileScan>& scans, Incident& inc)
             if (st.rank < 0 || !st.hasStamp)
                 continue;
             auto it = std::lower_bound(inc.ranks.begin(), inc.ranks.end(), st.rank,
-                                       [](const RankInfo& r, int v) { return r.rank < v; });
+                [](const RankInfo& r, int v) { return r.rank < v; });
             if (it == inc.ranks.end() || it->rank != st.rank)
                 continue;
             const EventTime first = resolve(st.firstStamp, year), last = resolve(st.lastStamp, year);
@@ -98,12 +97,12 @@ void orderEvents(std::vector<FileScan>& scans, Incident& inc)
         inc.files.push_back(std::move(s.info));
     }
     if (!untimedFiles.isEmpty()) {
-        inc.warnings.push_back(
-            QStringLiteral("%1 file(s) have no timestamps (%2): their events are ordered by line only, and their order "
-                           "against other ranks is unknown")
-                .arg(untimedFiles.size())
-                .arg(untimedFiles.mid(0, 3).join(QStringLiteral(", "))
-                     + (untimedFiles.size() > 3 ? QStringLiteral(", …") : QString())));
+        inc.warnings.push_back(QStringLiteral(
+            "%1 file(s) have no timestamps (%2): their events are ordered by line only, and their order "
+            "against other ranks is unknown")
+                                   .arg(untimedFiles.size())
+                                   .arg(untimedFiles.mid(0, 3).join(QStringLiteral(", "))
+                                       + (untimedFiles.size() > 3 ? QStringLiteral(", …") : QString())));
     }
 
     // Timed events by time; at equal times NCCL's own line first (it is where errors originate), then
@@ -139,8 +138,8 @@ void orderEvents(std::vector<FileScan>& scans, Incident& inc)
         }
         if (inc.firstWarn < 0)
             inc.firstWarn = static_cast<int>(i);
-        auto it = std::lower_bound(inc.ranks.begin(), inc.ranks.end(), e.rank,
-                                   [](const RankInfo& r, int v) { return r.rank < v; });
+        auto it = std::lower_bound(
+            inc.ranks.begin(), inc.ranks.end(), e.rank, [](const RankInfo& r, int v) { return r.rank < v; });
         if (it != inc.ranks.end() && it->rank == e.rank && it->firstWarn < 0)
             it->firstWarn = static_cast<int>(i);
     }

@@ -15,11 +15,15 @@ namespace rankscope {
 
 namespace {
 
-bool startsWith(std::string_view s, std::string_view p) { return s.substr(0, p.size()) == p; }
+bool startsWith(std::string_view s, std::string_view p)
+{
+    return s.substr(0, p.size()) == p;
+}
 
 QString toQString(std::string_view s)
 {
-    QString out = QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size())); // invalid UTF-8 becomes U+FFFD
+    QString out =
+        QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size())); // invalid UTF-8 becomes U+FFFD
     out.replace(QChar(u'\0'), QChar(u'\uFFFD'));
     return out;
 }
@@ -51,7 +55,8 @@ bool looksLikeTopology(std::string_view head)
     const size_t first = head.find_first_not_of(" \t\r\n");
     if (first != std::string_view::npos && head[first] == '<')
         return true;
-    return head.find("GPU0") != std::string_view::npos || head.find("ROCm System Management") != std::string_view::npos
+    return head.find("GPU0") != std::string_view::npos
+        || head.find("ROCm System Management") != std::string_view::npos
         || head.find("between two GPUs") != std::string_view::npos;
 }
 
@@ -59,7 +64,10 @@ class LineScanner
 {
 public:
     LineScanner(FileScan& out, const ScanContext& ctx, int fileIndex)
-        : m_out(out), m_ctx(ctx), m_file(fileIndex), m_records(out, ctx)
+        : m_out(out)
+        , m_ctx(ctx)
+        , m_file(fileIndex)
+        , m_records(out, ctx)
     {
     }
 
@@ -76,7 +84,8 @@ public:
             text = unwrapped;
         }
         if (cut)
-            m_out.info.notes.push_back(QStringLiteral("line %1 is longer than 1 MiB: cut, with a marker").arg(m_lineNo));
+            m_out.info.notes.push_back(
+                QStringLiteral("line %1 is longer than 1 MiB: cut, with a marker").arg(m_lineNo));
 
         const LinePrefix p = parseLinePrefix(text);
         const LineClass c = classifyLine(p);
@@ -246,8 +255,8 @@ FileScan scanFile(const InputFile& input, int fileIndex, const ScanContext& ctx)
     scanner.setPasted(input.path == QLatin1String("<pasted text>"));
     constexpr qint64 kChunk = 1 << 20;
     std::vector<char> buf(static_cast<size_t>(kChunk + kMaxLineBytes));
-    qint64 carry = 0;        // bytes of an unfinished line at the start of buf
-    qint64 streamPos = 0;    // decompressed offset of buf[0]
+    qint64 carry = 0; // bytes of an unfinished line at the start of buf
+    qint64 streamPos = 0; // decompressed offset of buf[0]
     qint64 reported = 0;
     bool skippingRest = false; // inside a line already cut at kMaxLineBytes
     char separator = '\n';
@@ -274,18 +283,21 @@ FileScan scanFile(const InputFile& input, int fileIndex, const ScanContext& ctx)
             }
             // Topology captures sit beside the logs; they are recognised by content and handed back.
             if (looksLikeTopology(std::string_view(buf.data(), static_cast<size_t>(n)))
-                && detectTopologyFormat(QByteArray(buf.data(), static_cast<qsizetype>(n))) != TopologyFormat::Unknown) {
+                && detectTopologyFormat(QByteArray(buf.data(), static_cast<qsizetype>(n)))
+                    != TopologyFormat::Unknown) {
                 out.topologyCapture = true;
                 return out;
             }
-            if (!std::memchr(buf.data(), '\n', static_cast<size_t>(n)) && std::memchr(buf.data(), '\r', static_cast<size_t>(n)))
+            if (!std::memchr(buf.data(), '\n', static_cast<size_t>(n))
+                && std::memchr(buf.data(), '\r', static_cast<size_t>(n)))
                 separator = '\r'; // old Mac line ends
         }
         if (nulAt < 0 && n > 0) {
             const void* nul = std::memchr(buf.data() + carry, 0, static_cast<size_t>(n));
             if (nul) {
                 nulAt = streamPos + (static_cast<const char*>(nul) - buf.data());
-                out.info.notes.push_back(QStringLiteral("NUL bytes in the text (first at byte %1): shown as U+FFFD").arg(nulAt));
+                out.info.notes.push_back(
+                    QStringLiteral("NUL bytes in the text (first at byte %1): shown as U+FFFD").arg(nulAt));
             }
         }
         const qint64 avail = carry + n;
@@ -297,7 +309,8 @@ FileScan scanFile(const InputFile& input, int fileIndex, const ScanContext& ctx)
             if (!nl) {
                 if (atEnd) {
                     if (!skippingRest)
-                        scanner.line(std::string_view(start, static_cast<size_t>(avail - pos)), streamPos + pos, false);
+                        scanner.line(std::string_view(start, static_cast<size_t>(avail - pos)),
+                            streamPos + pos, false);
                     pos = avail;
                 }
                 break;
@@ -312,7 +325,8 @@ FileScan scanFile(const InputFile& input, int fileIndex, const ScanContext& ctx)
         }
         carry = avail - pos;
         if (carry >= kMaxLineBytes && !skippingRest) {
-            scanner.line(std::string_view(buf.data() + pos, static_cast<size_t>(kMaxLineBytes)), streamPos + pos, true);
+            scanner.line(std::string_view(buf.data() + pos, static_cast<size_t>(kMaxLineBytes)),
+                streamPos + pos, true);
             skippingRest = true;
         }
         if (skippingRest) {

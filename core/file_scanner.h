@@ -38,18 +38,18 @@ struct StreamStats
     qint64 firstLine = 0, lastLine = 0; // 1-based lines of the stamps above
     bool hasStamp = false;
     QString lastStep; // the last "step N" progress line seen
-    int rank = -1;    // filled by attribution
+    int rank = -1; // filled by attribution
 };
 
 struct ScannedEvent
 {
     LogEvent event;
-    int stream = -1;        // index into FileScan::streams
-    ParsedStamp stamp;      // the record's own stamp (kind None when it has none)
+    int stream = -1; // index into FileScan::streams
+    ParsedStamp stamp; // the record's own stamp (kind None when it has none)
     ParsedStamp prevStamp, nextStamp; // nearest stamped lines of the same file, for inference
     qint64 prevStampLine = -1, nextStampLine = -1;
     bool nccl = false;
-    int rolePriority = 3;   // 0 cause, 1 symptom, 2 context, 3 no signature
+    int rolePriority = 3; // 0 cause, 1 symptom, 2 context, 3 no signature
 };
 
 struct FileScan
@@ -61,9 +61,9 @@ struct FileScan
     std::vector<StreamStats> streams;
     std::vector<IdentityFact> facts;
     std::vector<qint64> restartLines; // elastic restarts seen inside the file (1-based lines)
-    QString skipReason;               // set when the file could not be analysed at all
-    bool topologyCapture = false;     // the file is a topology capture, not a log
-    int yearSeen = 0;                 // the year of the first stamp that carries one
+    QString skipReason; // set when the file could not be analysed at all
+    bool topologyCapture = false; // the file is a topology capture, not a log
+    int yearSeen = 0; // the year of the first stamp that carries one
 };
 
 struct ScanContext
@@ -75,7 +75,7 @@ struct ScanContext
 };
 
 inline constexpr qint64 kMaxLineBytes = 1 << 20; // longer lines are cut, with a marker
-inline constexpr int kMaxRecordLines = 400;      // continuation lines kept per record
+inline constexpr int kMaxRecordLines = 400; // continuation lines kept per record
 
 FileScan scanFile(const InputFile& input, int fileIndex, const ScanContext& context);
 

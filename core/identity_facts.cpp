@@ -7,16 +7,26 @@ namespace rankscope {
 
 namespace {
 
-re2::StringPiece piece(std::string_view s) { return re2::StringPiece(s.data(), s.size()); }
-QString qs(const std::string& s) { return QString::fromStdString(s); }
+re2::StringPiece piece(std::string_view s)
+{
+    return re2::StringPiece(s.data(), s.size());
+}
+QString qs(const std::string& s)
+{
+    return QString::fromStdString(s);
+}
 
-bool startsWith(std::string_view s, std::string_view p) { return s.substr(0, p.size()) == p; }
+bool startsWith(std::string_view s, std::string_view p)
+{
+    return s.substr(0, p.size()) == p;
+}
 
 bool parseInit(std::string_view m, IdentityFact& f)
 {
     // Every form since 2.8 ends with "- Init START" or "- Init COMPLETE"; older ones lack nvmlDev/commId.
-    static const RE2 re(R"(comm 0x[0-9a-f]+ rank (\d+) nranks (\d+) cudaDev (\d+)(?: nvmlDev (\d+))? busId ([0-9a-f]+))"
-                        R"((?:.*? commId (0x[0-9a-f]+))?.*?- ?Init (START|COMPLETE))");
+    static const RE2 re(
+        R"(comm 0x[0-9a-f]+ rank (\d+) nranks (\d+) cudaDev (\d+)(?: nvmlDev (\d+))? busId ([0-9a-f]+))"
+        R"((?:.*? commId (0x[0-9a-f]+))?.*?- ?Init (START|COMPLETE))");
     int rank = -1, nranks = -1, cuda = -1;
     std::string nvml, bus, comm, state;
     if (!RE2::PartialMatch(piece(m), re, &rank, &nranks, &cuda, &nvml, &bus, &comm, &state))
@@ -34,7 +44,8 @@ bool parseInit(std::string_view m, IdentityFact& f)
 
 bool parseNodeInfo(std::string_view m, IdentityFact& f)
 {
-    static const RE2 re(R"(^comm 0x[0-9a-f]+ rank (\d+) nRanks (\d+) nNodes (\d+) localRanks \d+ localRank (\d+))");
+    static const RE2 re(
+        R"(^comm 0x[0-9a-f]+ rank (\d+) nRanks (\d+) nNodes (\d+) localRanks \d+ localRank (\d+))");
     int rank = -1, nranks = -1, nodes = -1, local = -1;
     if (!RE2::PartialMatch(piece(m), re, &rank, &nranks, &nodes, &local))
         return false;
@@ -68,7 +79,8 @@ bool parseNetUsing(std::string_view m, IdentityFact& f)
 
 bool parseChannel(std::string_view m, IdentityFact& f)
 {
-    static const RE2 re(R"(^Channel \d+(?:/\d+)? : (\d+)\[[0-9a-f]+\] -> (\d+)\[[0-9a-f]+\] \[(send|receive)\] via NET/[A-Za-z]+/(\d+)((?:/GDRDMA)?))");
+    static const RE2 re(
+        R"(^Channel \d+(?:/\d+)? : (\d+)\[[0-9a-f]+\] -> (\d+)\[[0-9a-f]+\] \[(send|receive)\] via NET/[A-Za-z]+/(\d+)((?:/GDRDMA)?))");
     int from = -1, to = -1, nic = -1;
     std::string dir, gdr;
     if (!RE2::PartialMatch(piece(m), re, &from, &to, &dir, &nic, &gdr))
@@ -82,7 +94,8 @@ bool parseChannel(std::string_view m, IdentityFact& f)
 
 bool parseAffinity(std::string_view m, IdentityFact& f)
 {
-    static const RE2 re(R"(^(?:Setting affinity for GPU (\d+) to ([0-9a-fx,\-]+)|ncclTopoGetCpuAffinity: Affinity for GPU (\d+) is ([0-9a-fx,\-]+)))");
+    static const RE2 re(
+        R"(^(?:Setting affinity for GPU (\d+) to ([0-9a-fx,\-]+)|ncclTopoGetCpuAffinity: Affinity for GPU (\d+) is ([0-9a-fx,\-]+)))");
     std::string a, b, c, d;
     if (!RE2::PartialMatch(piece(m), re, &a, &b, &c, &d))
         return false;
@@ -130,7 +143,8 @@ bool parseNcclIdentity(std::string_view m, IdentityFact& f)
 
 bool parseNcclTestsRank(std::string_view line, IdentityFact& f)
 {
-    static const RE2 re(R"(^#\s+Rank\s+(\d+)\s+Group\s+\d+\s+Pid\s+(\d+)\s+on\s+(\S+)\s+device\s+(\d+)\s+\[(0x[0-9a-f]+)\])");
+    static const RE2 re(
+        R"(^#\s+Rank\s+(\d+)\s+Group\s+\d+\s+Pid\s+(\d+)\s+on\s+(\S+)\s+device\s+(\d+)\s+\[(0x[0-9a-f]+)\])");
     int rank = -1, dev = -1;
     long long pid = -1;
     std::string host, bus;
@@ -148,7 +162,8 @@ bool parseNcclTestsRank(std::string_view line, IdentityFact& f)
 QString busIdFromNccl(std::string_view hex)
 {
     bool ok = false;
-    const qulonglong id = QString::fromLatin1(hex.data(), static_cast<qsizetype>(hex.size())).toULongLong(&ok, 16);
+    const qulonglong id =
+        QString::fromLatin1(hex.data(), static_cast<qsizetype>(hex.size())).toULongLong(&ok, 16);
     if (!ok)
         return {};
     return QStringLiteral("%1:%2:%3.%4")
@@ -162,9 +177,11 @@ PathHints hintsFromPath(const QString& displayPath)
 {
     PathHints h;
     static const QRegularExpression rankRe(QStringLiteral(R"((?:^|[/._-])rank[-_.]?0*(\d+)(?:[._/-]|$))"),
-                                           QRegularExpression::CaseInsensitiveOption);
-    static const QRegularExpression ncclRe(QStringLiteral(R"((?:^|/)nccl[._-]([A-Za-z0-9_\-]+(?:\.[A-Za-z0-9_\-]+)*)[._-](\d+)\.(?:log|txt|out))"));
-    static const QRegularExpression attemptRe(QStringLiteral(R"((?:^|/)attempt_(\d+)/(\d+)/(?:stdout|stderr)\.log)"));
+        QRegularExpression::CaseInsensitiveOption);
+    static const QRegularExpression ncclRe(QStringLiteral(
+        R"((?:^|/)nccl[._-]([A-Za-z0-9_\-]+(?:\.[A-Za-z0-9_\-]+)*)[._-](\d+)\.(?:log|txt|out))"));
+    static const QRegularExpression attemptRe(
+        QStringLiteral(R"((?:^|/)attempt_(\d+)/(\d+)/(?:stdout|stderr)\.log)"));
     static const QRegularExpression attemptOnly(QStringLiteral(R"((?:^|/)attempt_(\d+)(?:/|$))"));
     QRegularExpressionMatch m = rankRe.match(displayPath);
     if (m.hasMatch())

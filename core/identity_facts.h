@@ -5,7 +5,6 @@
 #include "log_model.h"
 
 #include <QString>
-
 #include <string_view>
 #include <vector>
 
@@ -13,20 +12,21 @@ namespace rankscope {
 
 struct IdentityFact
 {
-    enum class Kind : quint8 {
-        Init,            // "... comm 0x.. rank R nranks N cudaDev D nvmlDev M busId B commId C - Init START/COMPLETE"
-        NodeInfo,        // "comm 0x.. rank R nRanks N nNodes K localRanks L localRank l"
-        NetUsing,        // "NET/IB : Using [0]mlx5_0:1/IB ...; OOB ens1f0:10.0.0.1<0>"
-        ChannelNet,      // "Channel 00/0 : 7[3] -> 0[0] [send] via NET/IB/0(/GDRDMA)"
-        Affinity,        // "Setting affinity for GPU 3 to 32-63,96-127"
-        Bootstrap,       // "Bootstrap: Using ens1f0:10.10.0.12<0>"
-        NcclTestsRank,   // "#  Rank  2 Group  0 Pid 3164639 on fengyun device  0 [0x01] ..."
+    enum class Kind : quint8
+    {
+        Init, // "... comm 0x.. rank R nranks N cudaDev D nvmlDev M busId B commId C - Init START/COMPLETE"
+        NodeInfo, // "comm 0x.. rank R nRanks N nNodes K localRanks L localRank l"
+        NetUsing, // "NET/IB : Using [0]mlx5_0:1/IB ...; OOB ens1f0:10.0.0.1<0>"
+        ChannelNet, // "Channel 00/0 : 7[3] -> 0[0] [send] via NET/IB/0(/GDRDMA)"
+        Affinity, // "Setting affinity for GPU 3 to 32-63,96-127"
+        Bootstrap, // "Bootstrap: Using ens1f0:10.10.0.12<0>"
+        NcclTestsRank, // "#  Rank  2 Group  0 Pid 3164639 on fengyun device  0 [0x01] ..."
         TorchrunFailure, // one block of torchrun's ChildFailedError summary
     };
     Kind kind = Kind::Init;
     int file = -1;
     qint64 line = 0;
-    QString host;  // from the line prefix (NCCL) or the content
+    QString host; // from the line prefix (NCCL) or the content
     qint64 pid = -1;
     int ncclDev = -1; // the [dev] of the NCCL prefix
     int rank = -1;
@@ -35,15 +35,15 @@ struct IdentityFact
     int localRank = -1;
     int cudaDev = -1;
     int nvmlDev = -1;
-    QString busId;   // normalised "0000:99:00.0"
+    QString busId; // normalised "0000:99:00.0"
     QString commId;
     bool initComplete = false;
     std::vector<NicUse> nics; // NetUsing
-    int channelNic = -1;      // ChannelNet
-    bool gdr = false;         // ChannelNet
-    QString text;             // Affinity cpuset, Bootstrap/OOB address, torchrun time
-    int exitCode = 0;         // TorchrunFailure
-    bool rootCause = false;   // TorchrunFailure: the "Root Cause" block
+    int channelNic = -1; // ChannelNet
+    bool gdr = false; // ChannelNet
+    QString text; // Affinity cpuset, Bootstrap/OOB address, torchrun time
+    int exitCode = 0; // TorchrunFailure
+    bool rootCause = false; // TorchrunFailure: the "Root Cause" block
 };
 
 // Reads the facts an NCCL INFO message carries (message = text after "NCCL INFO ").

@@ -5,7 +5,6 @@
 #include "input_discovery.h"
 
 #include <QFileInfo>
-
 #include <atomic>
 #include <map>
 #include <thread>
@@ -16,7 +15,7 @@ namespace {
 
 // Scans files on all cores; each worker pulls the next file index, so big files don't stall the rest.
 std::vector<FileScan> scanAll(const std::vector<InputFile>& files, const LoadOptions& options,
-                              const CancelToken* cancel, const ProgressFn& progress)
+    const CancelToken* cancel, const ProgressFn& progress)
 {
     std::vector<FileScan> scans(files.size());
     qint64 total = 0;
@@ -37,7 +36,8 @@ std::vector<FileScan> scanAll(const std::vector<InputFile>& files, const LoadOpt
             scans[i] = scanFile(files[i], static_cast<int>(i), ctx);
         }
     };
-    unsigned n = options.threads > 0 ? static_cast<unsigned>(options.threads) : std::thread::hardware_concurrency();
+    unsigned n =
+        options.threads > 0 ? static_cast<unsigned>(options.threads) : std::thread::hardware_concurrency();
     n = std::max(1u, std::min<unsigned>(n, static_cast<unsigned>(files.size())));
     std::vector<std::thread> pool;
     for (unsigned t = 1; t < n; ++t)
@@ -64,7 +64,10 @@ std::vector<FileScan> scanAll(const std::vector<InputFile>& files, const LoadOpt
     return scans;
 }
 
-QString attemptLabel(int attempt) { return QStringLiteral("attempt_%1").arg(attempt); }
+QString attemptLabel(int attempt)
+{
+    return QStringLiteral("attempt_%1").arg(attempt);
+}
 
 } // namespace
 
@@ -105,8 +108,9 @@ LoadResult loadIncidents(const LoadOptions& options, const CancelToken* cancel, 
         QStringList reasons;
         for (const SkippedInput& s : skipped)
             reasons.push_back(QStringLiteral("%1: %2").arg(s.path, s.reason));
-        result.error = reasons.isEmpty() ? QStringLiteral("no input files found in %1").arg(options.paths.join(QStringLiteral(", ")))
-                                         : QStringLiteral("no input could be read:\n") + reasons.join(QLatin1Char('\n'));
+        result.error = reasons.isEmpty()
+            ? QStringLiteral("no input files found in %1").arg(options.paths.join(QStringLiteral(", ")))
+            : QStringLiteral("no input could be read:\n") + reasons.join(QLatin1Char('\n'));
         if (options.paths.isEmpty() && options.pastedText.isEmpty())
             result.error = QStringLiteral("no input given");
         return result;
@@ -117,7 +121,7 @@ LoadResult loadIncidents(const LoadOptions& options, const CancelToken* cancel, 
         inc.inputs = options.paths;
         if (!options.pastedText.isEmpty())
             inc.inputs.push_back(QStringLiteral("<pasted text>"));
-        inc.label = attempt >= 0 ? attemptLabel(attempt)
+        inc.label = attempt >= 0        ? attemptLabel(attempt)
             : options.paths.size() == 1 ? QFileInfo(options.paths.front()).fileName()
                                         : QStringLiteral("incident");
         if (inc.label.isEmpty() || inc.label == QLatin1String("-"))
@@ -132,7 +136,9 @@ LoadResult loadIncidents(const LoadOptions& options, const CancelToken* cancel, 
     }
     if (result.incidents.size() > 1) {
         for (Incident& inc : result.incidents)
-            inc.warnings.push_back(QStringLiteral("elastic restarts: %1 attempts; this is %2").arg(result.incidents.size()).arg(inc.label));
+            inc.warnings.push_back(QStringLiteral("elastic restarts: %1 attempts; this is %2")
+                                       .arg(result.incidents.size())
+                                       .arg(inc.label));
     }
     result.current = static_cast<int>(result.incidents.size()) - 1;
     return result;

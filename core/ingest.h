@@ -6,7 +6,6 @@
 
 #include <QString>
 #include <QStringList>
-
 #include <vector>
 
 namespace rankscope {
@@ -16,23 +15,23 @@ struct Catalog;
 
 struct LoadOptions
 {
-    QStringList paths;                 // folders (recursive), files, or "-" for stdin
-    QString pastedText;                // text pasted or dropped into the window; becomes its own input
-    const Catalog* catalog = nullptr;          // optional, with matcher: tags events with signature hits
+    QStringList paths; // folders (recursive), files, or "-" for stdin
+    QString pastedText; // text pasted or dropped into the window; becomes its own input
+    const Catalog* catalog = nullptr; // optional, with matcher: tags events with signature hits
     const SignatureMatcher* matcher = nullptr; // built from catalog
-    int threads = 0;                   // 0 = all cores
+    int threads = 0; // 0 = all cores
 };
 
 struct LoadResult
 {
     std::vector<Incident> incidents; // one per attempt (elastic restarts), oldest first
-    int current = -1;                // the latest attempt, shown by default
-    QStringList topologyFiles;       // topology captures found among the inputs (by content)
-    QString error;                   // set when no input at all could be read
+    int current = -1; // the latest attempt, shown by default
+    QStringList topologyFiles; // topology captures found among the inputs (by content)
+    QString error; // set when no input at all could be read
     bool cancelled = false;
 };
 
-LoadResult loadIncidents(const LoadOptions& options, const CancelToken* cancel = nullptr,
-                         const ProgressFn& progress = {});
+LoadResult loadIncidents(
+    const LoadOptions& options, const CancelToken* cancel = nullptr, const ProgressFn& progress = {});
 
 } // namespace rankscope

@@ -2,7 +2,6 @@
 
 #include <QDir>
 #include <QFileInfo>
-
 #include <cstdio>
 #include <filesystem>
 #include <set>
@@ -16,8 +15,14 @@ namespace rankscope {
 
 namespace {
 
-QString fromPath(const fs::path& p) { return QString::fromStdString(p.string()); }
-QString errnoText(int err) { return QString::fromLocal8Bit(std::strerror(err)); }
+QString fromPath(const fs::path& p)
+{
+    return QString::fromStdString(p.string());
+}
+QString errnoText(int err)
+{
+    return QString::fromLocal8Bit(std::strerror(err));
+}
 
 struct Walker
 {
@@ -41,18 +46,21 @@ struct Walker
 
     void walk(const fs::path& dir, const fs::path& root)
     {
-        struct stat st {};
+        struct stat st
+        {
+        };
         if (::stat(dir.c_str(), &st) != 0)
             return;
         if (!visitedDirs.insert({ st.st_dev, st.st_ino }).second) {
-            out.skipped.push_back({ fromPath(dir), QStringLiteral("symbolic link loop: folder already visited") });
+            out.skipped.push_back(
+                { fromPath(dir), QStringLiteral("symbolic link loop: folder already visited") });
             return;
         }
         std::error_code ec;
         fs::directory_iterator it(dir, ec);
         if (ec) {
-            out.skipped.push_back(
-                { fromPath(dir), QStringLiteral("folder not readable: %1").arg(QString::fromStdString(ec.message())) });
+            out.skipped.push_back({ fromPath(dir),
+                QStringLiteral("folder not readable: %1").arg(QString::fromStdString(ec.message())) });
             return;
         }
         std::vector<fs::path> entries;
@@ -66,10 +74,14 @@ struct Walker
         for (const fs::path& p : entries) {
             if (cancel && cancel->isCancelled())
                 return;
-            struct stat target {};
+            struct stat target
+            {
+            };
             if (::stat(p.c_str(), &target) != 0) {
                 const int err = errno;
-                struct stat link {};
+                struct stat link
+                {
+                };
                 const bool isLink = ::lstat(p.c_str(), &link) == 0 && S_ISLNK(link.st_mode);
                 QString reason = err == ELOOP ? QStringLiteral("symbolic link loop")
                     : isLink                  ? QStringLiteral("broken symbolic link")
@@ -111,12 +123,15 @@ Discovery discoverInputs(const QStringList& paths, const QString& pastedText, co
             continue;
         }
         const fs::path p = fs::absolute(fs::path(given.toStdString()));
-        struct stat st {};
+        struct stat st
+        {
+        };
         if (::stat(p.c_str(), &st) != 0) {
             const int err = errno;
-            out.skipped.push_back({ given, err == ENOENT ? QStringLiteral("no such file or folder")
-                                         : err == ELOOP  ? QStringLiteral("symbolic link loop")
-                                                         : QStringLiteral("cannot open: %1").arg(errnoText(err)) });
+            out.skipped.push_back({ given,
+                err == ENOENT      ? QStringLiteral("no such file or folder")
+                    : err == ELOOP ? QStringLiteral("symbolic link loop")
+                                   : QStringLiteral("cannot open: %1").arg(errnoText(err)) });
             continue;
         }
         if (S_ISDIR(st.st_mode))

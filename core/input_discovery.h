@@ -8,18 +8,17 @@
 #include <QByteArray>
 #include <QString>
 #include <QStringList>
-
 #include <vector>
 
 namespace rankscope {
 
 struct InputFile
 {
-    QString path;         // absolute path; "<stdin>" or "<pasted text>" for in-memory inputs
-    QString displayPath;  // relative to the folder it was found in, or the path as given
-    QString rootFolder;   // the folder given by the user, empty for single files
-    qint64 size = 0;      // on-disk size
-    QByteArray memory;    // the bytes of in-memory inputs
+    QString path; // absolute path; "<stdin>" or "<pasted text>" for in-memory inputs
+    QString displayPath; // relative to the folder it was found in, or the path as given
+    QString rootFolder; // the folder given by the user, empty for single files
+    qint64 size = 0; // on-disk size
+    QByteArray memory; // the bytes of in-memory inputs
     bool inMemory = false;
 };
 

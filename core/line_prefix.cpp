@@ -6,8 +6,14 @@ namespace rankscope {
 
 namespace {
 
-bool isDigit(char c) { return c >= '0' && c <= '9'; }
-bool isAlpha(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
+bool isDigit(char c)
+{
+    return c >= '0' && c <= '9';
+}
+bool isAlpha(char c)
+{
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+}
 
 // Reads digits at pos; returns -1 when there are none (or too many to be a rank/pid).
 qint64 readNumber(std::string_view s, size_t& pos)
@@ -21,7 +27,10 @@ qint64 readNumber(std::string_view s, size_t& pos)
     return pos == start ? -1 : value;
 }
 
-bool startsWith(std::string_view s, std::string_view p) { return s.substr(0, p.size()) == p; }
+bool startsWith(std::string_view s, std::string_view p)
+{
+    return s.substr(0, p.size()) == p;
+}
 
 // "[default3]:" / "[trainer12]:" / "[rank7]:" -> role, number, length consumed.
 bool readBracketRole(std::string_view s, std::string_view& role, int& number, size_t& length)
@@ -76,7 +85,10 @@ bool readMpiRank(std::string_view s, int& rank, size_t& length)
     return true;
 }
 
-bool isHostChar(char c) { return isAlpha(c) || isDigit(c) || c == '-' || c == '.' || c == '_'; }
+bool isHostChar(char c)
+{
+    return isAlpha(c) || isDigit(c) || c == '-' || c == '.' || c == '_';
+}
 
 // NCCL "host:pid:tid [dev] " (the [dev] part is absent on NCCL CALL lines).
 bool readNcclPrefix(std::string_view s, LinePrefix& p, size_t& length)
@@ -123,9 +135,8 @@ void readNcclLevel(std::string_view rest, LinePrefix& p)
         NcclLevel level;
     };
     static constexpr Marker markers[] = { { "NCCL INFO ", NcclLevel::Info },
-                                          { "NCCL WARN ", NcclLevel::Warn },
-                                          { "NCCL TRACE ", NcclLevel::Trace },
-                                          { "NCCL CALL ", NcclLevel::Call } };
+        { "NCCL WARN ", NcclLevel::Warn }, { "NCCL TRACE ", NcclLevel::Trace },
+        { "NCCL CALL ", NcclLevel::Call } };
     // INFO follows the prefix directly; WARN and TRACE come after "file:line (func) ".
     const std::string_view window = rest.substr(0, 400);
     for (const Marker& m : markers) {

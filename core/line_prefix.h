@@ -5,29 +5,35 @@
 #include "timestamp.h"
 
 #include <QtGlobal>
-
 #include <string_view>
 
 namespace rankscope {
 
-enum class NcclLevel : quint8 { None, Info, Warn, Trace, Call };
+enum class NcclLevel : quint8
+{
+    None,
+    Info,
+    Warn,
+    Trace,
+    Call
+};
 
 struct LinePrefix
 {
-    int launcherRank = -1;        // srun --label "12: " or MPICH -prepend-rank "[12] "
-    int teeLocalRank = -1;        // torchrun --tee "[default3]:", TorchX "[trainer3]:"
-    int globalRank = -1;          // c10 / TORCHELASTIC prefix "[rank7]:"
-    std::string_view pdshHost;    // pdsh "gpu-a01: "
-    std::string_view rayIp;       // Ray "(RayWorkerWrapper pid=1, ip=10.0.0.1) "
+    int launcherRank = -1; // srun --label "12: " or MPICH -prepend-rank "[12] "
+    int teeLocalRank = -1; // torchrun --tee "[default3]:", TorchX "[trainer3]:"
+    int globalRank = -1; // c10 / TORCHELASTIC prefix "[rank7]:"
+    std::string_view pdshHost; // pdsh "gpu-a01: "
+    std::string_view rayIp; // Ray "(RayWorkerWrapper pid=1, ip=10.0.0.1) "
     qint64 rayPid = -1;
-    std::string_view ncclHost;    // NCCL "host:pid:tid [dev]"
+    std::string_view ncclHost; // NCCL "host:pid:tid [dev]"
     qint64 pid = -1;
     qint64 tid = -1;
     int ncclDev = -1;
     NcclLevel nccl = NcclLevel::None;
-    ParsedStamp stamp;            // offsets are relative to afterLauncher
+    ParsedStamp stamp; // offsets are relative to afterLauncher
     std::string_view afterLauncher; // the line without launcher, tee and rank prefixes
-    std::string_view message;       // the text after every prefix (NCCL: after "NCCL WARN ")
+    std::string_view message; // the text after every prefix (NCCL: after "NCCL WARN ")
     bool teeOnly() const { return teeLocalRank >= 0 && globalRank < 0; }
 };
 

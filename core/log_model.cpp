@@ -1,7 +1,6 @@
 #include "log_model.h"
 
 #include <QDateTime>
-
 #include <algorithm>
 
 namespace rankscope {
@@ -33,8 +32,8 @@ QString formatTime(const EventTime& t)
 
 const RankInfo* Incident::rankInfo(int rank) const
 {
-    auto it = std::lower_bound(ranks.begin(), ranks.end(), rank,
-                               [](const RankInfo& r, int value) { return r.rank < value; });
+    auto it = std::lower_bound(
+        ranks.begin(), ranks.end(), rank, [](const RankInfo& r, int value) { return r.rank < value; });
     if (it == ranks.end() || it->rank != rank)
         return nullptr;
     return &*it;

@@ -7,17 +7,23 @@
 #include <QString>
 #include <QStringList>
 #include <QtGlobal>
-
 #include <array>
 #include <utility>
 #include <vector>
 
 namespace rankscope {
 
-enum class Severity : quint8 { Info = 0, Warn = 1, Error = 2, Fatal = 3 };
+enum class Severity : quint8
+{
+    Info = 0,
+    Warn = 1,
+    Error = 2,
+    Fatal = 3
+};
 QString severityName(Severity s);
 
-// Wall-clock time as printed, in milliseconds since the epoch (fields read as UTC when the stamp has no zone).
+// Wall-clock time as printed, in milliseconds since the epoch (fields read as UTC when the stamp has no
+// zone).
 struct EventTime
 {
     qint64 ms = 0;
@@ -33,27 +39,27 @@ using Capture = std::pair<QString, QString>;
 // A line (or a multi-line record) worth showing: WARN or worse, or a signature hit.
 struct LogEvent
 {
-    int file = -1;     // index into Incident::files
-    qint64 line = 0;   // 1-based line of the record's first line
+    int file = -1; // index into Incident::files
+    qint64 line = 0; // 1-based line of the record's first line
     int lineCount = 1; // physical lines in the record (tracebacks, c10 continuations, NCCL "-> N" trails)
     Severity severity = Severity::Info;
     EventTime time;
-    int rank = -1;      // global rank; -1 when unattributed
+    int rank = -1; // global rank; -1 when unattributed
     int localRank = -1; // -1 when unknown
-    QString host;       // normalised short host name; empty when unknown
+    QString host; // normalised short host name; empty when unknown
     qint64 pid = -1;
-    int device = -1;        // physical GPU (nvmlDev) when known, else the logged cudaDev
-    QString text;           // the raw first line, exactly as in the file
-    QString message;        // the text after launcher, rank and NCCL prefixes
+    int device = -1; // physical GPU (nvmlDev) when known, else the logged cudaDev
+    QString text; // the raw first line, exactly as in the file
+    QString message; // the text after launcher, rank and NCCL prefixes
     QStringList continuation; // the record's further lines, raw
-    int signature = -1;     // index into the catalog; -1 when none matched
+    int signature = -1; // index into the catalog; -1 when none matched
     std::vector<Capture> captures;
 };
 
 struct NicUse
 {
-    int index = -1;   // NCCL's own [n] index in "NET/IB : Using"
-    QString name;     // mlx5_0
+    int index = -1; // NCCL's own [n] index in "NET/IB : Using"
+    QString name; // mlx5_0
     int port = -1;
     QString linkLayer; // IB or RoCE
 };
@@ -62,42 +68,42 @@ struct NicUse
 struct RankInfo
 {
     int rank = -1;
-    QString host;         // normalised short host name
+    QString host; // normalised short host name
     QStringList hostAliases; // every spelling seen (FQDN, short)
     qint64 pid = -1;
     int localRank = -1;
     int cudaDev = -1;
     int nvmlDev = -1;
-    QString busId;        // PCI BDF "0000:99:00.0", empty when unknown
+    QString busId; // PCI BDF "0000:99:00.0", empty when unknown
     QString commId;
     int nRanks = -1;
     int nNodes = -1;
-    std::vector<NicUse> nics;     // from "NET/IB : Using"
+    std::vector<NicUse> nics; // from "NET/IB : Using"
     std::vector<int> channelNics; // NCCL NIC indexes named by "via NET/IB/<n>" channel lines
-    bool gdr = false;             // a channel line used /GDRDMA
-    QString cpuAffinity;          // as printed by "Setting affinity for GPU" (range list or hex mask)
-    QStringList addresses;        // bootstrap / OOB IP addresses of the process
-    QString lastStep;             // the last "step N" progress line
-    std::vector<int> files;       // indexes into Incident::files
+    bool gdr = false; // a channel line used /GDRDMA
+    QString cpuAffinity; // as printed by "Setting affinity for GPU" (range list or hex mask)
+    QStringList addresses; // bootstrap / OOB IP addresses of the process
+    QString lastStep; // the last "step N" progress line
+    std::vector<int> files; // indexes into Incident::files
     EventTime firstTime, lastTime;
-    bool timesKnown = false;     // at least one stamped (not inferred) line
+    bool timesKnown = false; // at least one stamped (not inferred) line
     std::array<qint64, 4> severityCounts {}; // by Severity
-    int firstWarn = -1;           // index into Incident::events
+    int firstWarn = -1; // index into Incident::events
     bool initStarted = false, initCompleted = false;
 };
 
 struct FileInfo
 {
-    QString path;        // absolute path
+    QString path; // absolute path
     QString displayPath; // as given, relative to the input folder
-    qint64 bytes = 0;    // bytes read (decompressed)
+    qint64 bytes = 0; // bytes read (decompressed)
     qint64 lines = 0;
     bool compressed = false;
-    bool hasTimestamps = false;   // at least one line carried a stamp
+    bool hasTimestamps = false; // at least one line carried a stamp
     qint64 unattributedLines = 0; // lines with no rank
     std::vector<qint64> lineOffsets; // byte offset of each line start in the decompressed stream
-    QByteArray content;              // in-memory inputs (pasted text, stdin): the bytes; empty for files on disk
-    QStringList notes;               // per-file remarks (truncated gzip, long lines cut, ...)
+    QByteArray content; // in-memory inputs (pasted text, stdin): the bytes; empty for files on disk
+    QStringList notes; // per-file remarks (truncated gzip, long lines cut, ...)
 };
 
 struct SkippedInput
@@ -123,14 +129,14 @@ struct TorchrunFailure
 // One job attempt (elastic restarts make several).
 struct Incident
 {
-    QString label;               // "attempt_1", or the folder name
-    QStringList inputs;          // paths as given
+    QString label; // "attempt_1", or the folder name
+    QStringList inputs; // paths as given
     std::vector<FileInfo> files;
     std::vector<RankInfo> ranks; // sorted by rank
     std::vector<LogEvent> events; // ordered by time where known, then by file order
     std::vector<SkippedInput> skipped;
-    QStringList warnings;         // attribution conflicts, unknown cross-rank order, ...
-    int firstWarn = -1;           // index into events: the earliest WARN or worse overall
+    QStringList warnings; // attribution conflicts, unknown cross-rank order, ...
+    int firstWarn = -1; // index into events: the earliest WARN or worse overall
     std::vector<TorchrunFailure> torchrunFailures;
     qint64 totalBytes = 0;
 

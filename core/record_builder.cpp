@@ -9,7 +9,10 @@ namespace rankscope {
 
 namespace {
 
-bool startsWith(std::string_view s, std::string_view p) { return s.substr(0, p.size()) == p; }
+bool startsWith(std::string_view s, std::string_view p)
+{
+    return s.substr(0, p.size()) == p;
+}
 
 bool isBorder(std::string_view m, char c)
 {
@@ -22,7 +25,10 @@ bool isBorder(std::string_view m, char c)
     return true;
 }
 
-QString toQString(std::string_view s) { return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size())); }
+QString toQString(std::string_view s)
+{
+    return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size()));
+}
 
 } // namespace
 
@@ -38,7 +44,8 @@ void RecordBuilder::stampSeen(const ParsedStamp& stamp, qint64 lineNo)
     m_lastStampLine = lineNo;
 }
 
-bool RecordBuilder::continueRecord(const LinePrefix& p, const LineClass& c, std::string_view text, qint64 lineNo)
+bool RecordBuilder::continueRecord(
+    const LinePrefix& p, const LineClass& c, std::string_view text, qint64 lineNo)
 {
     (void)lineNo;
     if (p.nccl != NcclLevel::None) {
@@ -174,8 +181,8 @@ void RecordBuilder::open(ScannedEvent&& ev, const LinePrefix& p, const LineClass
         ev.prevStampLine = m_lastStampLine;
         m_waitingForStamp.push_back(static_cast<int>(m_out.events.size()));
     }
-    const bool childFailed = p.message.find("ChildFailedError") != std::string_view::npos
-        && c.shape == LineShape::ExceptionLine;
+    const bool childFailed =
+        p.message.find("ChildFailedError") != std::string_view::npos && c.shape == LineShape::ExceptionLine;
     m_out.events.push_back(std::move(ev));
     const int index = static_cast<int>(m_out.events.size()) - 1;
     const Channel channel { p.launcherRank, p.teeLocalRank };
@@ -193,7 +200,7 @@ void RecordBuilder::open(ScannedEvent&& ev, const LinePrefix& p, const LineClass
     else if (c.shape == LineShape::TracebackStart)
         rec.kind = Kind::Traceback;
     else if (p.stamp.kind == StampKind::Glog || startsWith(p.message, "terminate called")
-             || c.shape == LineShape::ExceptionLine)
+        || c.shape == LineShape::ExceptionLine)
         rec.kind = Kind::C10;
     else
         return; // one-line messages (torch logs prefix every physical line)

@@ -15,7 +15,11 @@ namespace rankscope {
 class RecordBuilder
 {
 public:
-    RecordBuilder(FileScan& out, const ScanContext& ctx) : m_out(out), m_ctx(ctx) {}
+    RecordBuilder(FileScan& out, const ScanContext& ctx)
+        : m_out(out)
+        , m_ctx(ctx)
+    {
+    }
 
     // Appends the line to an open record when it continues one; returns true when it did.
     bool continueRecord(const LinePrefix& p, const LineClass& c, std::string_view text, qint64 lineNo);
@@ -26,7 +30,13 @@ public:
     void finish();
 
 private:
-    enum class Kind : quint8 { NcclWarn, C10, Traceback, ChildFailed };
+    enum class Kind : quint8
+    {
+        NcclWarn,
+        C10,
+        Traceback,
+        ChildFailed
+    };
     struct Open
     {
         int event = -1;

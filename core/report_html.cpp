@@ -4,7 +4,10 @@ namespace rankscope {
 
 namespace {
 
-QString esc(const QString& s) { return s.toHtmlEscaped(); }
+QString esc(const QString& s)
+{
+    return s.toHtmlEscaped();
+}
 
 QString list(const QStringList& items, bool code = false)
 {
@@ -12,7 +15,8 @@ QString list(const QStringList& items, bool code = false)
         return {};
     QString out = QStringLiteral("<ul>");
     for (const QString& i : items)
-        out += code ? QStringLiteral("<li><code>%1</code></li>").arg(esc(i)) : QStringLiteral("<li>%1</li>").arg(esc(i));
+        out += code ? QStringLiteral("<li><code>%1</code></li>").arg(esc(i))
+                    : QStringLiteral("<li>%1</li>").arg(esc(i));
     return out + QStringLiteral("</ul>");
 }
 
@@ -24,15 +28,18 @@ QString reportHtml(const ReportInput& in, const QByteArray& topologySvg, const Q
     const Diagnosis& d = *in.diagnosis;
     const Catalog& cat = *in.catalog;
     QString h;
-    h += QStringLiteral("<!DOCTYPE html><html><head><meta charset=\"utf-8\"><title>Rankscope report</title>"
-                        "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; img-src data:; style-src 'unsafe-inline'\">"
-                        "<style>body{font-family:sans-serif;max-width:1100px;margin:2em auto;color:#1f2933}"
-                        "pre,code{font-family:monospace;background:#f4f5f7}pre{padding:8px;overflow-x:auto}"
-                        ".cols{display:flex;gap:24px}.cols>div{flex:1}.conf{padding:2px 6px;color:#fff;background:#555}"
-                        "h1{font-size:1.4em}.init{border-left:4px solid #e01e5a;padding-left:8px}</style></head><body>");
+    h += QStringLiteral(
+        "<!DOCTYPE html><html><head><meta charset=\"utf-8\"><title>Rankscope report</title>"
+        "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; img-src data:; style-src "
+        "'unsafe-inline'\">"
+        "<style>body{font-family:sans-serif;max-width:1100px;margin:2em auto;color:#1f2933}"
+        "pre,code{font-family:monospace;background:#f4f5f7}pre{padding:8px;overflow-x:auto}"
+        ".cols{display:flex;gap:24px}.cols>div{flex:1}.conf{padding:2px 6px;color:#fff;background:#555}"
+        "h1{font-size:1.4em}.init{border-left:4px solid #e01e5a;padding-left:8px}</style></head><body>");
     h += QStringLiteral("<h1>%1</h1>").arg(esc(d.headline));
     if (!d.confidence.isEmpty())
-        h += QStringLiteral("<p><span class=\"conf\">confidence: %1</span> %2</p>").arg(esc(d.confidence), esc(d.confidenceReasons.join(QStringLiteral("; "))));
+        h += QStringLiteral("<p><span class=\"conf\">confidence: %1</span> %2</p>")
+                 .arg(esc(d.confidence), esc(d.confidenceReasons.join(QStringLiteral("; "))));
     if (d.initiatingEvent >= 0) {
         const LogEvent& e = inc.events[static_cast<size_t>(d.initiatingEvent)];
         h += QStringLiteral("<h2>Initiating event</h2><p>%1:%2</p><pre class=\"init\">%3</pre>")
@@ -40,9 +47,11 @@ QString reportHtml(const ReportInput& in, const QByteArray& topologySvg, const Q
                  .arg(e.line)
                  .arg(esc((QStringList { e.text } + e.continuation.mid(0, 12)).join(QLatin1Char('\n'))));
         if (d.signature >= 0)
-            h += QStringLiteral("<p>Signature <b>%1</b>: %2</p>").arg(esc(cat.signatures[static_cast<size_t>(d.signature)].id),
-                                                                       esc(cat.signatures[static_cast<size_t>(d.signature)].summary));
-        h += QStringLiteral("<div class=\"cols\"><div><h2>Fix</h2><pre>%1</pre></div><div><h2>Verify (shown, never run)</h2><pre>%2</pre></div></div>")
+            h += QStringLiteral("<p>Signature <b>%1</b>: %2</p>")
+                     .arg(esc(cat.signatures[static_cast<size_t>(d.signature)].id),
+                         esc(cat.signatures[static_cast<size_t>(d.signature)].summary));
+        h += QStringLiteral("<div class=\"cols\"><div><h2>Fix</h2><pre>%1</pre></div><div><h2>Verify (shown, "
+                            "never run)</h2><pre>%2</pre></div></div>")
                  .arg(esc(d.fix), esc(d.verify.join(QLatin1Char('\n'))));
         if (!d.checklist.isEmpty())
             h += QStringLiteral("<h2>Checklist</h2>") + list(d.checklist);
@@ -50,11 +59,15 @@ QString reportHtml(const ReportInput& in, const QByteArray& topologySvg, const Q
             h += QStringLiteral("<h2>Evidence commands</h2>") + list(d.evidenceCommands, true);
     }
     if (!timelinePng.isEmpty())
-        h += QStringLiteral("<h2>Timeline</h2><img alt=\"timeline\" style=\"max-width:100%\" src=\"data:image/png;base64,%1\">")
+        h += QStringLiteral("<h2>Timeline</h2><img alt=\"timeline\" style=\"max-width:100%\" "
+                            "src=\"data:image/png;base64,%1\">")
                  .arg(QString::fromLatin1(timelinePng.toBase64()));
     QStringList collateral, suspects, torchrun, hyp;
     for (const CollateralGroup& g : d.collateral)
-        collateral << QStringLiteral("%1 rank(s) [%2]: %3%4").arg(g.rankCount).arg(g.ranks, g.label, g.pointsTo.isEmpty() ? QString() : QStringLiteral(" → ") + g.pointsTo);
+        collateral << QStringLiteral("%1 rank(s) [%2]: %3%4")
+                          .arg(g.rankCount)
+                          .arg(g.ranks, g.label,
+                              g.pointsTo.isEmpty() ? QString() : QStringLiteral(" → ") + g.pointsTo);
     for (const Suspect& s : d.suspects)
         suspects << QStringLiteral("rank %1 %2: %3").arg(s.rank).arg(s.host, s.reason);
     for (const TorchrunNote& n : d.torchrun)
@@ -72,7 +85,8 @@ QString reportHtml(const ReportInput& in, const QByteArray& topologySvg, const Q
     if (!d.notes.isEmpty())
         h += QStringLiteral("<h2>Notes</h2>") + list(d.notes);
     if (!topologySvg.isEmpty())
-        h += QStringLiteral("<h2>Topology</h2><img alt=\"topology\" style=\"max-width:100%\" src=\"data:image/svg+xml;base64,%1\">")
+        h += QStringLiteral("<h2>Topology</h2><img alt=\"topology\" style=\"max-width:100%\" "
+                            "src=\"data:image/svg+xml;base64,%1\">")
                  .arg(QString::fromLatin1(topologySvg.toBase64()));
     if (!d.evidence.lines.isEmpty())
         h += QStringLiteral("<h2>Evidence: %1 lines %2-%3</h2><pre>%4</pre>")
@@ -81,7 +95,12 @@ QString reportHtml(const ReportInput& in, const QByteArray& topologySvg, const Q
                  .arg(d.evidence.toLine)
                  .arg(esc(d.evidence.lines.join(QLatin1Char('\n'))));
     QStringList inputs;
-    inputs << QStringLiteral("%1 file(s), %2 bytes, %3 rank(s), %4 host(s), attempt %5").arg(inc.files.size()).arg(inc.totalBytes).arg(inc.ranks.size()).arg(inc.hosts().size()).arg(inc.label);
+    inputs << QStringLiteral("%1 file(s), %2 bytes, %3 rank(s), %4 host(s), attempt %5")
+                  .arg(inc.files.size())
+                  .arg(inc.totalBytes)
+                  .arg(inc.ranks.size())
+                  .arg(inc.hosts().size())
+                  .arg(inc.label);
     for (const SkippedInput& s : inc.skipped)
         inputs << QStringLiteral("skipped %1: %2").arg(s.path, s.reason);
     for (const QString& w : inc.warnings)

@@ -6,8 +6,14 @@ namespace rankscope {
 
 namespace {
 
-QJsonValue orNull(const QString& s) { return s.isEmpty() ? QJsonValue() : QJsonValue(s); }
-QJsonValue orNull(int v) { return v < 0 ? QJsonValue() : QJsonValue(v); }
+QJsonValue orNull(const QString& s)
+{
+    return s.isEmpty() ? QJsonValue() : QJsonValue(s);
+}
+QJsonValue orNull(int v)
+{
+    return v < 0 ? QJsonValue() : QJsonValue(v);
+}
 QJsonArray toArray(const QStringList& list)
 {
     QJsonArray a;
@@ -31,7 +37,8 @@ QJsonObject eventRef(const Incident& inc, const Catalog& cat, int index)
     o[QStringLiteral("time")] = orNull(formatTime(e.time));
     o[QStringLiteral("time_inferred")] = e.time.inferred;
     o[QStringLiteral("severity")] = severityName(e.severity);
-    o[QStringLiteral("signature")] = e.signature >= 0 ? QJsonValue(cat.signatures[static_cast<size_t>(e.signature)].id) : QJsonValue();
+    o[QStringLiteral("signature")] =
+        e.signature >= 0 ? QJsonValue(cat.signatures[static_cast<size_t>(e.signature)].id) : QJsonValue();
     return o;
 }
 
@@ -53,14 +60,16 @@ QJsonObject reportJson(const ReportInput& in)
     inputs[QStringLiteral("hosts")] = static_cast<int>(inc.hosts().size());
     QJsonArray skipped;
     for (const SkippedInput& s : inc.skipped)
-        skipped.append(QJsonObject { { QStringLiteral("path"), s.path }, { QStringLiteral("reason"), s.reason } });
+        skipped.append(
+            QJsonObject { { QStringLiteral("path"), s.path }, { QStringLiteral("reason"), s.reason } });
     inputs[QStringLiteral("skipped")] = skipped;
     inputs[QStringLiteral("warnings")] = toArray(inc.warnings);
     inputs[QStringLiteral("attempt")] = inc.label;
     inputs[QStringLiteral("attempts")] = toArray(in.attempts);
     root[QStringLiteral("inputs")] = inputs;
 
-    root[QStringLiteral("initiating")] = d.initiatingEvent >= 0 ? QJsonValue(eventRef(inc, cat, d.initiatingEvent)) : QJsonValue();
+    root[QStringLiteral("initiating")] =
+        d.initiatingEvent >= 0 ? QJsonValue(eventRef(inc, cat, d.initiatingEvent)) : QJsonValue();
     if (d.initiatingEvent >= 0) {
         QJsonObject sig;
         if (d.signature >= 0) {
@@ -89,7 +98,8 @@ QJsonObject reportJson(const ReportInput& in)
     QJsonArray collateral;
     for (const CollateralGroup& g : d.collateral) {
         QJsonObject o;
-        o[QStringLiteral("signature")] = g.signature >= 0 ? QJsonValue(cat.signatures[static_cast<size_t>(g.signature)].id) : QJsonValue();
+        o[QStringLiteral("signature")] =
+            g.signature >= 0 ? QJsonValue(cat.signatures[static_cast<size_t>(g.signature)].id) : QJsonValue();
         o[QStringLiteral("label")] = g.label;
         o[QStringLiteral("count")] = g.rankCount;
         o[QStringLiteral("events")] = g.eventCount;
@@ -97,10 +107,11 @@ QJsonObject reportJson(const ReportInput& in)
         o[QStringLiteral("points_to")] = orNull(g.pointsTo);
         if (g.firstEvent >= 0) {
             const QJsonObject ref = eventRef(inc, cat, g.firstEvent);
-            o[QStringLiteral("first")] = QJsonObject { { QStringLiteral("rank"), ref[QStringLiteral("rank")] },
-                                                       { QStringLiteral("file"), ref[QStringLiteral("file")] },
-                                                       { QStringLiteral("line"), ref[QStringLiteral("line")] },
-                                                       { QStringLiteral("text"), ref[QStringLiteral("text")] } };
+            o[QStringLiteral("first")] =
+                QJsonObject { { QStringLiteral("rank"), ref[QStringLiteral("rank")] },
+                    { QStringLiteral("file"), ref[QStringLiteral("file")] },
+                    { QStringLiteral("line"), ref[QStringLiteral("line")] },
+                    { QStringLiteral("text"), ref[QStringLiteral("text")] } };
         }
         collateral.append(o);
     }
@@ -108,12 +119,15 @@ QJsonObject reportJson(const ReportInput& in)
 
     QJsonArray suspects;
     for (const Suspect& s : d.suspects)
-        suspects.append(QJsonObject { { QStringLiteral("rank"), s.rank }, { QStringLiteral("host"), orNull(s.host) }, { QStringLiteral("reason"), s.reason } });
+        suspects.append(QJsonObject { { QStringLiteral("rank"), s.rank },
+            { QStringLiteral("host"), orNull(s.host) }, { QStringLiteral("reason"), s.reason } });
     root[QStringLiteral("suspects")] = suspects;
 
     QJsonArray hypotheses;
     for (const Hypothesis& h : d.hypotheses)
-        hypotheses.append(QJsonObject { { QStringLiteral("signature"), cat.signatures[static_cast<size_t>(h.signature)].id }, { QStringLiteral("reason"), h.reason } });
+        hypotheses.append(QJsonObject {
+            { QStringLiteral("signature"), cat.signatures[static_cast<size_t>(h.signature)].id },
+            { QStringLiteral("reason"), h.reason } });
     root[QStringLiteral("hypotheses")] = hypotheses;
     root[QStringLiteral("confidence")] = orNull(d.confidence);
     root[QStringLiteral("confidence_reasons")] = toArray(d.confidenceReasons);
@@ -121,14 +135,17 @@ QJsonObject reportJson(const ReportInput& in)
 
     QJsonArray torchrun;
     for (const TorchrunNote& n : d.torchrun)
-        torchrun.append(QJsonObject { { QStringLiteral("host"), n.host }, { QStringLiteral("rank"), n.rank }, { QStringLiteral("note"), n.text } });
+        torchrun.append(QJsonObject { { QStringLiteral("host"), n.host }, { QStringLiteral("rank"), n.rank },
+            { QStringLiteral("note"), n.text } });
     root[QStringLiteral("torchrun")] = torchrun;
 
     if (d.evidence.file >= 0) {
-        root[QStringLiteral("evidence")] = QJsonObject { { QStringLiteral("file"), inc.files[static_cast<size_t>(d.evidence.file)].displayPath },
-                                                         { QStringLiteral("from"), static_cast<double>(d.evidence.fromLine) },
-                                                         { QStringLiteral("to"), static_cast<double>(d.evidence.toLine) },
-                                                         { QStringLiteral("lines"), toArray(d.evidence.lines) } };
+        root[QStringLiteral("evidence")] = QJsonObject {
+            { QStringLiteral("file"), inc.files[static_cast<size_t>(d.evidence.file)].displayPath },
+            { QStringLiteral("from"), static_cast<double>(d.evidence.fromLine) },
+            { QStringLiteral("to"), static_cast<double>(d.evidence.toLine) },
+            { QStringLiteral("lines"), toArray(d.evidence.lines) }
+        };
     } else {
         root[QStringLiteral("evidence")] = QJsonValue();
     }

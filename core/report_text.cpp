@@ -8,9 +8,19 @@ namespace {
 struct Style
 {
     bool markdown = false;
-    QString heading(const QString& t) const { return markdown ? QStringLiteral("\n## %1\n\n").arg(t) : QStringLiteral("\n%1\n").arg(t.toUpper()); }
-    QString item(const QString& t) const { return markdown ? QStringLiteral("- %1\n").arg(t) : QStringLiteral("  %1\n").arg(t); }
-    QString numbered(int n, const QString& t) const { return markdown ? QStringLiteral("%1. %2\n").arg(n).arg(t) : QStringLiteral("  %1. %2\n").arg(n).arg(t); }
+    QString heading(const QString& t) const
+    {
+        return markdown ? QStringLiteral("\n## %1\n\n").arg(t) : QStringLiteral("\n%1\n").arg(t.toUpper());
+    }
+    QString item(const QString& t) const
+    {
+        return markdown ? QStringLiteral("- %1\n").arg(t) : QStringLiteral("  %1\n").arg(t);
+    }
+    QString numbered(int n, const QString& t) const
+    {
+        return markdown ? QStringLiteral("%1. %2\n").arg(n).arg(t)
+                        : QStringLiteral("  %1. %2\n").arg(n).arg(t);
+    }
     QString code(const QStringList& lines, const QString& lang = QString()) const
     {
         if (markdown)
@@ -35,7 +45,9 @@ QString eventWhere(const Incident& inc, const LogEvent& e)
         who << QStringLiteral("pid %1").arg(e.pid);
     if (e.device >= 0)
         who << QStringLiteral("GPU%1").arg(e.device);
-    return QStringLiteral("%1 — %2:%3").arg(who.join(QStringLiteral(", ")), inc.files[static_cast<size_t>(e.file)].displayPath).arg(e.line);
+    return QStringLiteral("%1 — %2:%3")
+        .arg(who.join(QStringLiteral(", ")), inc.files[static_cast<size_t>(e.file)].displayPath)
+        .arg(e.line);
 }
 
 QString render(const ReportInput& in, const Style& s)
@@ -46,16 +58,20 @@ QString render(const ReportInput& in, const Style& s)
     QString out;
     out += s.markdown ? QStringLiteral("# %1\n\n").arg(d.headline) : d.headline + QLatin1Char('\n');
     if (!d.confidence.isEmpty())
-        out += s.item(QStringLiteral("confidence: %1 (%2)").arg(d.confidence, d.confidenceReasons.join(QStringLiteral("; "))));
+        out += s.item(QStringLiteral("confidence: %1 (%2)")
+                          .arg(d.confidence, d.confidenceReasons.join(QStringLiteral("; "))));
     if (d.initiatingEvent >= 0) {
         const LogEvent& e = inc.events[static_cast<size_t>(d.initiatingEvent)];
         out += s.heading(QStringLiteral("Initiating event"));
         out += s.item(eventWhere(inc, e));
-        out += s.item(QStringLiteral("time: %1%2").arg(e.time.valid ? formatTime(e.time) : QStringLiteral("unknown"), e.time.inferred ? QStringLiteral(" (inferred from nearby lines)") : QString()));
+        out += s.item(QStringLiteral("time: %1%2")
+                          .arg(e.time.valid ? formatTime(e.time) : QStringLiteral("unknown"),
+                              e.time.inferred ? QStringLiteral(" (inferred from nearby lines)") : QString()));
         if (d.signature >= 0) {
             const Signature& sig = cat.signatures[static_cast<size_t>(d.signature)];
-            out += s.item(QStringLiteral("signature: %1 (%2, %3)").arg(sig.id, sig.family, signatureRoleName(sig.role)));
-            out += s.item(sig.summary);
+            out += s.item(QStringLiteral("signature: %1 (%2, %3)")
+                              .arg(sig.id, sig.family, signatureRoleName(sig.role)));
+            out += s.item(d.summary);
         }
         out += s.code(QStringList { e.text } + e.continuation.mid(0, 12));
         out += s.heading(QStringLiteral("Fix"));
@@ -75,18 +91,24 @@ QString render(const ReportInput& in, const Style& s)
     if (!d.collateral.empty()) {
         out += s.heading(QStringLiteral("Collateral (later failures on other ranks)"));
         for (const CollateralGroup& g : d.collateral) {
-            QString line = QStringLiteral("%1 rank(s) [%2]: %3").arg(g.rankCount).arg(g.ranks, g.label);
+            QString line = g.rankCount > 0
+                ? QStringLiteral("%1 rank(s) [%2]: %3").arg(g.rankCount).arg(g.ranks, g.label)
+                : QStringLiteral("launcher (no rank): %1").arg(g.label);
             if (!g.pointsTo.isEmpty())
                 line += QStringLiteral(" → points to %1").arg(g.pointsTo);
             if (g.firstEvent >= 0)
-                line += QStringLiteral(" (first: %1)").arg(eventWhere(inc, inc.events[static_cast<size_t>(g.firstEvent)]));
+                line += QStringLiteral(" (first: %1)")
+                            .arg(eventWhere(inc, inc.events[static_cast<size_t>(g.firstEvent)]));
             out += s.item(line);
         }
     }
     if (!d.suspects.empty()) {
         out += s.heading(QStringLiteral("Suspects (hung, silent or straggling ranks)"));
         for (const Suspect& x : d.suspects)
-            out += s.item(QStringLiteral("rank %1%2: %3").arg(x.rank).arg(x.host.isEmpty() ? QString() : QStringLiteral(" (%1)").arg(x.host), x.reason));
+            out += s.item(
+                QStringLiteral("rank %1%2: %3")
+                    .arg(x.rank)
+                    .arg(x.host.isEmpty() ? QString() : QStringLiteral(" (%1)").arg(x.host), x.reason));
     }
     if (!d.torchrun.empty()) {
         out += s.heading(QStringLiteral("torchrun's summary"));
@@ -96,7 +118,8 @@ QString render(const ReportInput& in, const Style& s)
     if (!d.hypotheses.empty()) {
         out += s.heading(QStringLiteral("Competing hypotheses"));
         for (const Hypothesis& h : d.hypotheses)
-            out += s.item(QStringLiteral("%1: %2").arg(cat.signatures[static_cast<size_t>(h.signature)].id, h.reason));
+            out += s.item(
+                QStringLiteral("%1: %2").arg(cat.signatures[static_cast<size_t>(h.signature)].id, h.reason));
     }
     if (!d.notes.isEmpty()) {
         out += s.heading(QStringLiteral("Notes"));
@@ -109,7 +132,11 @@ QString render(const ReportInput& in, const Style& s)
     }
     out += s.heading(QStringLiteral("Inputs"));
     out += s.item(QStringLiteral("%1 file(s), %2 bytes, %3 rank(s) on %4 host(s); attempt %5")
-                      .arg(inc.files.size()).arg(inc.totalBytes).arg(inc.ranks.size()).arg(inc.hosts().size()).arg(inc.label));
+                      .arg(inc.files.size())
+                      .arg(inc.totalBytes)
+                      .arg(inc.ranks.size())
+                      .arg(inc.hosts().size())
+                      .arg(inc.label));
     for (const SkippedInput& x : inc.skipped)
         out += s.item(QStringLiteral("skipped %1: %2").arg(x.path, x.reason));
     for (const QString& w : inc.warnings)
@@ -119,7 +146,13 @@ QString render(const ReportInput& in, const Style& s)
 
 } // namespace
 
-QString reportText(const ReportInput& in) { return render(in, Style { false }); }
-QString reportMarkdown(const ReportInput& in) { return render(in, Style { true }); }
+QString reportText(const ReportInput& in)
+{
+    return render(in, Style { false });
+}
+QString reportMarkdown(const ReportInput& in)
+{
+    return render(in, Style { true });
+}
 
 } // namespace rankscope

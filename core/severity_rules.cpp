@@ -4,9 +4,15 @@ namespace rankscope {
 
 namespace {
 
-bool startsWith(std::string_view s, std::string_view p) { return s.substr(0, p.size()) == p; }
+bool startsWith(std::string_view s, std::string_view p)
+{
+    return s.substr(0, p.size()) == p;
+}
 
-bool contains(std::string_view s, std::string_view needle) { return s.find(needle) != std::string_view::npos; }
+bool contains(std::string_view s, std::string_view needle)
+{
+    return s.find(needle) != std::string_view::npos;
+}
 
 Severity fromLetter(char c)
 {
@@ -94,10 +100,10 @@ LineClass classifyLine(const LinePrefix& p)
     if (contains(head, "FATAL") || contains(head, "CRITICAL") || contains(head, "[F]"))
         out.severity = Severity::Fatal;
     else if (contains(head, "ERROR") || contains(head, "NVRM: Xid") || contains(head, "Out of memory: Killed")
-             || contains(head, "oom-kill") || contains(head, "[E]"))
+        || contains(head, "oom-kill") || contains(head, "[E]"))
         out.severity = Severity::Error;
     else if (contains(head, "WARNING") || contains(head, "[WARN]") || contains(head, "[W]")
-             || startsWith(m, "WARN "))
+        || startsWith(m, "WARN "))
         out.severity = Severity::Warn;
     return out;
 }

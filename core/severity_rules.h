@@ -6,11 +6,12 @@
 
 namespace rankscope {
 
-enum class LineShape : quint8 {
+enum class LineShape : quint8
+{
     Plain,
-    TracebackStart,   // "Traceback (most recent call last):"
-    ExceptionLine,    // "RuntimeError: ..." at column 0
-    NcclReturnTrail,  // NCCL INFO "file.cc:123 -> 6"
+    TracebackStart, // "Traceback (most recent call last):"
+    ExceptionLine, // "RuntimeError: ..." at column 0
+    NcclReturnTrail, // NCCL INFO "file.cc:123 -> 6"
 };
 
 struct LineClass

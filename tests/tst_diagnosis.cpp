@@ -18,9 +18,15 @@ Analysis run(const QStringList& paths, const QString& pasted = {})
     return analyze(r);
 }
 
-const LogEvent& initiating(const AttemptAnalysis& a) { return a.incident.events[static_cast<size_t>(a.diagnosis.initiatingEvent)]; }
+const LogEvent& initiating(const AttemptAnalysis& a)
+{
+    return a.incident.events[static_cast<size_t>(a.diagnosis.initiatingEvent)];
+}
 
-QString sigId(const Analysis& an, int sig) { return sig >= 0 ? an.catalog.catalog.signatures[static_cast<size_t>(sig)].id : QString(); }
+QString sigId(const Analysis& an, int sig)
+{
+    return sig >= 0 ? an.catalog.catalog.signatures[static_cast<size_t>(sig)].id : QString();
+}
 
 } // namespace
 
@@ -39,7 +45,9 @@ private Q_SLOTS:
         QCOMPARE(initiating(*a).line, qint64(32));
         QCOMPARE(sigId(an, d.signature), QStringLiteral("nccl-ib-completion-retry-exceeded"));
         QCOMPARE(d.confidence, QStringLiteral("high"));
-        QVERIFY2(d.headline.contains(QLatin1String("Rank 7")) && d.headline.contains(QLatin1String("gpu-a02")), qPrintable(d.headline));
+        QVERIFY2(
+            d.headline.contains(QLatin1String("Rank 7")) && d.headline.contains(QLatin1String("gpu-a02")),
+            qPrintable(d.headline));
 
         // The four node-0 ranks timed out ten minutes later: collateral, grouped, with the SeqNum.
         bool watchdog = false;
@@ -61,9 +69,12 @@ private Q_SLOTS:
 
         // Fix and verification are filled with the incident's own values; nothing is left unfilled.
         QVERIFY(!d.verify.isEmpty());
-        const QString all = d.fix + d.verify.join(QLatin1Char('\n')) + d.evidenceCommands.join(QLatin1Char('\n'));
-        QVERIFY2(all.contains(QLatin1String("gpu-a02")) || all.contains(QLatin1String("mlx5_0")), qPrintable(all));
-        QVERIFY2(!all.contains(QLatin1String("<log_folder>")) && !all.contains(QLatin1String("{")), qPrintable(all));
+        const QString all =
+            d.fix + d.verify.join(QLatin1Char('\n')) + d.evidenceCommands.join(QLatin1Char('\n'));
+        QVERIFY2(
+            all.contains(QLatin1String("gpu-a02")) || all.contains(QLatin1String("mlx5_0")), qPrintable(all));
+        QVERIFY2(!all.contains(QLatin1String("<log_folder>")) && !all.contains(QLatin1String("{")),
+            qPrintable(all));
         QVERIFY(d.verify.join(QLatin1Char('\n')).contains(QLatin1String(RANKSCOPE_TEST_DATA "/sample-job")));
 
         // Evidence: the lines before the first occurrence, ending with it.
@@ -72,7 +83,8 @@ private Q_SLOTS:
         QCOMPARE(d.evidence.lines.size(), 32);
         QCOMPARE(d.evidence.lines.last(), initiating(*a).text);
         // The peer named by the WARN is node 0.
-        QVERIFY(detail::peerDescription(a->incident, QStringLiteral("10.10.0.11")).contains(QLatin1String("gpu-a01")));
+        QVERIFY(detail::peerDescription(a->incident, QStringLiteral("10.10.0.11"))
+                    .contains(QLatin1String("gpu-a01")));
     }
 
     void benignWarnBeforeTheRealOne()
@@ -80,13 +92,17 @@ private Q_SLOTS:
         const Analysis an = run({ QStringLiteral("diagnosis/benign-warn-first") });
         const AttemptAnalysis* a = an.currentAttempt();
         QVERIFY(a);
-        QCOMPARE(a->incident.events[static_cast<size_t>(a->incident.firstWarn)].rank, 0); // the loud advisory is first
-        QCOMPARE(initiating(*a).rank, 2);                                                     // but the cause is rank 2's
+        QCOMPARE(a->incident.events[static_cast<size_t>(a->incident.firstWarn)].rank,
+            0); // the loud advisory is first
+        QCOMPARE(initiating(*a).rank, 2); // but the cause is rank 2's
         QCOMPARE(sigId(an, a->diagnosis.signature), QStringLiteral("nccl-shm-too-small"));
-        QVERIFY(a->diagnosis.fix.contains(QLatin1String("/dev/shm")) || a->diagnosis.verify.join(QLatin1Char(' ')).contains(QLatin1String("/dev/shm")));
+        QVERIFY(a->diagnosis.fix.contains(QLatin1String("/dev/shm"))
+            || a->diagnosis.verify.join(QLatin1Char(' ')).contains(QLatin1String("/dev/shm")));
         bool victims = false;
         for (const CollateralGroup& g : a->diagnosis.collateral)
-            victims = victims || (sigId(an, g.signature) == QLatin1String("pytorch-watchdog-timeout") && g.ranks == QLatin1String("0-1,3"));
+            victims = victims
+                || (sigId(an, g.signature) == QLatin1String("pytorch-watchdog-timeout")
+                    && g.ranks == QLatin1String("0-1,3"));
         QVERIFY(victims);
     }
 
@@ -110,8 +126,10 @@ private Q_SLOTS:
     {
         QTest::addColumn<QString>("folder");
         QTest::addColumn<QString>("cause");
-        QTest::newRow("shm") << QStringLiteral("diagnosis/wrapper-shm") << QStringLiteral("nccl-shm-too-small");
-        QTest::newRow("socket") << QStringLiteral("diagnosis/wrapper-socket") << QStringLiteral("nccl-bootstrap-connect-failed");
+        QTest::newRow("shm") << QStringLiteral("diagnosis/wrapper-shm")
+                             << QStringLiteral("nccl-shm-too-small");
+        QTest::newRow("socket") << QStringLiteral("diagnosis/wrapper-socket")
+                                << QStringLiteral("nccl-bootstrap-connect-failed");
     }
 
     void sameWrapperTwoCauses()

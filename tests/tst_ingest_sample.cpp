@@ -45,7 +45,8 @@ private Q_SLOTS:
         const RankInfo* r = inc().rankInfo(7);
         QVERIFY(r);
         QCOMPARE(r->host, QStringLiteral("gpu-a02"));
-        QVERIFY(r->hostAliases.contains(QStringLiteral("gpu-a02.cluster.local"))); // from torchrun's FQDN summary
+        QVERIFY(
+            r->hostAliases.contains(QStringLiteral("gpu-a02.cluster.local"))); // from torchrun's FQDN summary
         QCOMPARE(r->pid, qint64(52117));
         QCOMPARE(r->localRank, 3);
         QCOMPARE(r->nvmlDev, 3);
@@ -82,8 +83,11 @@ private Q_SLOTS:
         const LogEvent& e = inc().events[static_cast<size_t>(inc().firstWarn)];
         QCOMPARE(e.rank, 7);
         QCOMPARE(e.host, QStringLiteral("gpu-a02"));
-        QVERIFY2(e.text.contains(QLatin1String("NET/IB: Got completion from peer 10.10.0.11<45819> with status=12")), qPrintable(e.text));
-        QCOMPARE(inc().files[static_cast<size_t>(e.file)].displayPath, QStringLiteral("nccl.gpu-a02.52117.log"));
+        QVERIFY2(e.text.contains(
+                     QLatin1String("NET/IB: Got completion from peer 10.10.0.11<45819> with status=12")),
+            qPrintable(e.text));
+        QCOMPARE(
+            inc().files[static_cast<size_t>(e.file)].displayPath, QStringLiteral("nccl.gpu-a02.52117.log"));
         QCOMPARE(e.line, qint64(32)); // line 31 is the empty line NCCL prints before a WARN
         QVERIFY(e.time.valid && !e.time.inferred);
         QCOMPARE(formatTime(e.time), QStringLiteral("2026-03-14T02:17:44"));
@@ -115,7 +119,8 @@ private Q_SLOTS:
                 && e.message.startsWith(QLatin1String("[Rank "))) {
                 ++watchdog;
                 QVERIFY(e.rank >= 0 && e.rank <= 3);
-                QCOMPARE(formatTime(e.time), QStringLiteral("2026-03-14T02:27:44")); // c10 fractions are dropped
+                QCOMPARE(
+                    formatTime(e.time), QStringLiteral("2026-03-14T02:27:44")); // c10 fractions are dropped
             }
         }
         QCOMPARE(watchdog, 4);
@@ -140,7 +145,9 @@ private Q_SLOTS:
     {
         bool said = false;
         for (const QString& w : inc().warnings)
-            said = said || (w.contains(QLatin1String("nccl.gpu-a01.41872.log")) && w.contains(QLatin1String("order")));
+            said = said
+                || (w.contains(QLatin1String("nccl.gpu-a01.41872.log"))
+                    && w.contains(QLatin1String("order")));
         QVERIFY2(said, qPrintable(inc().warnings.join(QLatin1Char('\n'))));
     }
 

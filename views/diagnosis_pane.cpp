@@ -20,7 +20,10 @@ namespace rankscope {
 
 namespace {
 
-QFont mono() { return QFontDatabase::systemFont(QFontDatabase::FixedFont); }
+QFont mono()
+{
+    return QFontDatabase::systemFont(QFontDatabase::FixedFont);
+}
 
 QString confidenceColor(const QString& c)
 {
@@ -43,7 +46,8 @@ QString incidentKey(const Incident& inc, const Diagnosis& d)
     return QString::fromLatin1(h.result().toHex().left(16));
 }
 
-DiagnosisPane::DiagnosisPane(QWidget* parent) : QScrollArea(parent)
+DiagnosisPane::DiagnosisPane(QWidget* parent)
+    : QScrollArea(parent)
 {
     setWidgetResizable(true);
     setFrameShape(QFrame::NoFrame);
@@ -56,7 +60,8 @@ void DiagnosisPane::clear()
     m_layout = new QVBoxLayout(m_content);
     m_layout->setContentsMargins(12, 10, 12, 10);
     m_layout->setSpacing(10);
-    m_headline = new QLabel(tr("Open a log folder (Ctrl+O), drop files or a folder here, or paste a traceback (Ctrl+V)."));
+    m_headline = new QLabel(
+        tr("Open a log folder (Ctrl+O), drop files or a folder here, or paste a traceback (Ctrl+V)."));
     m_headline->setWordWrap(true);
     m_layout->addWidget(m_headline);
     m_layout->addStretch(1);
@@ -66,10 +71,22 @@ void DiagnosisPane::clear()
     m_checklist = 0;
 }
 
-QString DiagnosisPane::headlineText() const { return m_headline ? m_headline->text() : QString(); }
-QString DiagnosisPane::fixText() const { return m_fix; }
-QStringList DiagnosisPane::verifyCommands() const { return m_verify; }
-int DiagnosisPane::checklistCount() const { return m_checklist; }
+QString DiagnosisPane::headlineText() const
+{
+    return m_headline ? m_headline->text() : QString();
+}
+QString DiagnosisPane::fixText() const
+{
+    return m_fix;
+}
+QStringList DiagnosisPane::verifyCommands() const
+{
+    return m_verify;
+}
+int DiagnosisPane::checklistCount() const
+{
+    return m_checklist;
+}
 
 QLabel* DiagnosisPane::richLabel(const QString& html)
 {
@@ -134,13 +151,23 @@ QWidget* DiagnosisPane::checklist(const QStringList& items, const QString& key)
     v->setContentsMargins(0, 0, 0, 0);
     QSettings settings;
     for (int i = 0; i < items.size(); ++i) {
-        auto* check = new QCheckBox(QStringLiteral("%1. %2").arg(i + 1).arg(items[i]));
+        // QCheckBox does not wrap its text: a box plus a wrapping label keeps long steps readable.
+        auto* row = new QWidget;
+        auto* h = new QHBoxLayout(row);
+        h->setContentsMargins(0, 0, 0, 0);
+        auto* check = new QCheckBox;
+        auto* text = new QLabel(QStringLiteral("%1. %2").arg(i + 1).arg(items[i]));
+        text->setWordWrap(true);
+        text->setTextInteractionFlags(Qt::TextSelectableByMouse);
+        text->setBuddy(check);
         const QString settingKey = QStringLiteral("checklist/%1/%2").arg(key).arg(i);
         check->setChecked(settings.value(settingKey, false).toBool());
-        connect(check, &QCheckBox::toggled, this, [settingKey](bool on) { QSettings().setValue(settingKey, on); });
-        check->setStyleSheet(QStringLiteral("QCheckBox { spacing: 6px; }"));
-        check->setToolTip(items[i]); // QCheckBox does not wrap: the tooltip keeps long items readable
-        v->addWidget(check);
+        check->setAccessibleName(items[i]);
+        connect(check, &QCheckBox::toggled, this,
+            [settingKey](bool on) { QSettings().setValue(settingKey, on); });
+        h->addWidget(check, 0, Qt::AlignTop);
+        h->addWidget(text, 1);
+        v->addWidget(row);
     }
     m_checklist = static_cast<int>(items.size());
     return box;
@@ -163,10 +190,12 @@ void DiagnosisPane::setDiagnosis(const Incident* inc, const Diagnosis* d, const 
     m_headline->setTextInteractionFlags(Qt::TextSelectableByMouse);
 
     if (!d->confidence.isEmpty()) {
-        m_layout->addWidget(richLabel(QStringLiteral("<span style='color:white;background:%1;padding:2px 6px'>&nbsp;confidence: %2&nbsp;</span>"
-                                                     "&nbsp; <span>%3</span>")
-                                          .arg(confidenceColor(d->confidence), d->confidence.toHtmlEscaped(),
-                                               d->confidenceReasons.join(QStringLiteral("; ")).toHtmlEscaped())));
+        m_layout->addWidget(
+            richLabel(QStringLiteral(
+                "<span style='color:white;background:%1;padding:2px 6px'>&nbsp;confidence: %2&nbsp;</span>"
+                "&nbsp; <span>%3</span>")
+                          .arg(confidenceColor(d->confidence), d->confidence.toHtmlEscaped(),
+                              d->confidenceReasons.join(QStringLiteral("; ")).toHtmlEscaped())));
     }
     if (d->initiatingEvent >= 0) {
         const LogEvent& e = inc->events[static_cast<size_t>(d->initiatingEvent)];
@@ -176,8 +205,12 @@ void DiagnosisPane::setDiagnosis(const Incident* inc, const Diagnosis* d, const 
         line->setWordWrap(true);
         line->setTextFormat(Qt::PlainText);
         line->setTextInteractionFlags(Qt::TextSelectableByMouse);
-        line->setStyleSheet(QStringLiteral("QLabel { border-left: 4px solid %1; padding: 4px; }").arg(initiatingColor().name()));
-        m_layout->addWidget(richLabel(QStringLiteral("<a href='event:%1'>%2:%3</a>").arg(d->initiatingEvent).arg(f.displayPath.toHtmlEscaped()).arg(e.line)));
+        line->setStyleSheet(QStringLiteral("QLabel { border-left: 4px solid %1; padding: 4px; }")
+                                .arg(initiatingColor().name()));
+        m_layout->addWidget(richLabel(QStringLiteral("<a href='event:%1'>%2:%3</a>")
+                                          .arg(d->initiatingEvent)
+                                          .arg(f.displayPath.toHtmlEscaped())
+                                          .arg(e.line)));
         m_layout->addWidget(line);
 
         // Fix and verification side by side.
@@ -190,8 +223,6 @@ void DiagnosisPane::setDiagnosis(const Incident* inc, const Diagnosis* d, const 
         fix->setTextFormat(Qt::PlainText);
         fix->setTextInteractionFlags(Qt::TextSelectableByMouse);
         fix->setAlignment(Qt::AlignTop | Qt::AlignLeft);
-        if (d->fix.contains(QLatin1String("export ")) || d->fix.contains(QLatin1String("case ")))
-            fix->setFont(mono());
         h->addWidget(section(tr("Fix"), fix), 1);
         h->addWidget(section(tr("Verify (copy and run yourself)"), commandList(d->verify)), 1);
         m_layout->addWidget(columns);
@@ -215,7 +246,10 @@ void DiagnosisPane::setDiagnosis(const Incident* inc, const Diagnosis* d, const 
     };
     QStringList collateral, suspects, torchrun, hypotheses, notes;
     for (const CollateralGroup& g : d->collateral) {
-        QString item = QStringLiteral("%1 rank(s) [%2]: %3").arg(g.rankCount).arg(g.ranks, g.label).toHtmlEscaped();
+        QString item =
+            (g.rankCount > 0 ? QStringLiteral("%1 rank(s) [%2]: %3").arg(g.rankCount).arg(g.ranks, g.label)
+                             : QStringLiteral("launcher (no rank): %1").arg(g.label))
+                .toHtmlEscaped();
         if (!g.pointsTo.isEmpty())
             item += QStringLiteral(" → points to %1").arg(g.pointsTo.toHtmlEscaped());
         if (g.firstEvent >= 0)
@@ -227,7 +261,9 @@ void DiagnosisPane::setDiagnosis(const Incident* inc, const Diagnosis* d, const 
     for (const TorchrunNote& n : d->torchrun)
         torchrun << n.text.toHtmlEscaped();
     for (const Hypothesis& hy : d->hypotheses)
-        hypotheses << QStringLiteral("<b>%1</b>: %2").arg(cat->signatures[static_cast<size_t>(hy.signature)].id.toHtmlEscaped(), hy.reason.toHtmlEscaped());
+        hypotheses << QStringLiteral("<b>%1</b>: %2")
+                          .arg(cat->signatures[static_cast<size_t>(hy.signature)].id.toHtmlEscaped(),
+                              hy.reason.toHtmlEscaped());
     for (const QString& n : d->notes)
         notes << n.toHtmlEscaped();
     addList(tr("Collateral (later failures on other ranks)"), collateral);

@@ -10,8 +10,8 @@
 namespace rankscope {
 
 QColor severityColor(Severity s, const QPalette& palette);
-QColor initiatingColor();   // the initiating event: one unmistakable hue
+QColor initiatingColor(); // the initiating event: one unmistakable hue
 QColor collateralColor(const QPalette& palette);
-QColor sysPathColor();      // SYS (cross-socket) paths
+QColor sysPathColor(); // SYS (cross-socket) paths
 
 } // namespace rankscope

@@ -1,0 +1,130 @@
+#include "file_lines.h"
+
+namespace rankscope {
+
+FileLinesResult FileLines::open(const FileInfo& info, qint64 cacheBytes)
+{
+    FileLinesResult result;
+    QString error;
+    std::unique_ptr<BlockSource> source = BlockSource::open(info.path, info.compressed, error);
+    if (!source) {
+        result.error = error;
+        return result;
+    }
+    std::shared_ptr<FileLines> lines(new FileLines());
+    lines->m_path = info.path;
+    lines->m_source = std::move(source);
+    // QCache counts cost in int; blocks are costed in KiB to stay far from its limit.
+    lines->m_cache.setMaxCost(static_cast<qsizetype>(qMax<qint64>(cacheBytes / 1024, 1024)));
+    if (info.lineOffsets.empty()) {
+        if (!lines->buildIndex(result.error))
+            return result;
+    } else {
+        lines->m_offsets = info.lineOffsets;
+    }
+    result.lines = std::move(lines);
+    return result;
+}
+
+QString FileLines::lastError() const
+{
+    if (!m_lastError.isEmpty())
+        return m_lastError;
+    return m_source ? m_source->note() : QString();
+}
+
+bool FileLines::buildIndex(QString& error)
+{
+    // Same rule as ingest: a line starts at 0 and after every '\n' that is not the last byte.
+    qint64 base = 0;
+    bool atLineStart = true;
+    for (qint64 b = 0;; ++b) {
+        QByteArray data;
+        if (!m_source->readBlock(b, data, error))
+            return false;
+        for (qsizetype i = 0; i < data.size(); ++i) {
+            if (atLineStart)
+                m_offsets.push_back(base + i);
+            atLineStart = data.at(i) == '\n';
+        }
+        base += data.size();
+        if (data.size() < m_source->blockSize())
+            break;
+    }
+    return true;
+}
+
+const QByteArray* FileLines::block(qint64 index) const
+{
+    if (const QByteArray* cached = m_cache.object(index))
+        return cached;
+    auto* data = new QByteArray;
+    QString error;
+    if (!m_source->readBlock(index, *data, error)) {
+        delete data;
+        m_lastError = error;
+        return nullptr;
+    }
+    const qsizetype cost = qMax<qsizetype>(1, data->size() / 1024);
+    if (!m_cache.insert(index, data, cost))
+        return nullptr; // larger than the whole cache; cannot happen with the 1 MiB floor
+    return m_cache.object(index);
+}
+
+QByteArray FileLines::readLineBytes(qint64 offset, qint64 limit) const
+{
+    QByteArray out;
+    const qint64 bs = m_source->blockSize();
+    while (out.size() < limit) {
+        const QByteArray* data = block(offset / bs);
+        if (!data)
+            break;
+        const qint64 from = offset % bs;
+        if (from >= data->size())
+            break; // past the end of the stream
+        const qint64 take = qMin<qint64>(data->size() - from, limit - out.size());
+        const qsizetype nl = data->indexOf('\n', static_cast<qsizetype>(from));
+        if (nl >= 0 && nl < from + take) {
+            out.append(data->constData() + from, static_cast<qsizetype>(nl - from + 1));
+            break;
+        }
+        out.append(data->constData() + from, static_cast<qsizetype>(take));
+        offset += take;
+        if (data->size() < bs)
+            break;
+    }
+    return out;
+}
+
+QByteArray FileLines::rawLine(qint64 index) const
+{
+    if (index < 0 || index >= count())
+        return {};
+    const qint64 offset = m_offsets[static_cast<size_t>(index)];
+    const qint64 next = index + 1 < count() ? m_offsets[static_cast<size_t>(index + 1)] : -1;
+    const qint64 limit = next >= 0 ? qMin(next - offset, kMaxLineBytes) : kMaxLineBytes;
+    QByteArray bytes = readLineBytes(offset, limit);
+    if (bytes.isEmpty() && (next < 0 || next > offset) && m_lastError.isEmpty())
+        m_lastError =
+            QStringLiteral("%1: line %2 lies past the end of the file; it changed since it was read")
+                .arg(m_path)
+                .arg(index + 1);
+    if (bytes.endsWith('\n'))
+        bytes.chop(1);
+    if (bytes.endsWith('\r'))
+        bytes.chop(1);
+    return bytes;
+}
+
+QString FileLines::line(qint64 index) const
+{
+    const QByteArray bytes = rawLine(index);
+    QString text = QString::fromUtf8(bytes);
+    const qint64 offset = index >= 0 && index < count() ? m_offsets[static_cast<size_t>(index)] : 0;
+    const qint64 next = index + 1 < count() ? m_offsets[static_cast<size_t>(index + 1)] : -1;
+    if (bytes.size() >= kMaxLineBytes && (next < 0 || next - offset > kMaxLineBytes))
+        text += QStringLiteral(" … [line cut at 1 MiB]");
+    return text;
+}
+
+} // namespace rankscope

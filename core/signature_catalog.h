@@ -1,0 +1,93 @@
+// The failure-signature catalog: JSON data files (signatures/*.json) loaded into plain value types.
+// Loading never throws and never stops at the first bad entry: every problem becomes an error string that
+// names the file, the entry and the field, and the other entries still load.
+#pragma once
+
+#include "log_model.h"
+
+#include <QString>
+#include <QStringList>
+#include <optional>
+#include <vector>
+
+namespace rankscope {
+
+// How much a matched line says about the failure. A symptom (watchdog timeout, wrapper exception) never
+// outranks a cause; context lines are loud but benign.
+enum class SignatureRole : quint8
+{
+    Cause = 0,
+    Symptom = 1,
+    Context = 2
+};
+QString signatureRoleName(SignatureRole role);
+std::optional<SignatureRole> parseSignatureRole(const QString& name);
+
+// One stage of the multi-line fingerprint (an INFO start, an early WARN, an ERROR carrying the symptom).
+struct FingerprintStep
+{
+    Severity severity = Severity::Info;
+    QString pattern; // RE2, unanchored, may be empty when the stage is only described
+    QString description;
+};
+
+struct Signature
+{
+    QString id;
+    QString title;
+    QString literal; // the canonical message, searchable with rg -F
+    QString family;
+    SignatureRole role = SignatureRole::Cause;
+    QString category; // hardware | communication | configuration | software | resource
+    QString summary;
+    QString explanation;
+    QString fix; // template, see template_render.h
+    QStringList patterns; // RE2, unanchored, matched against the raw line
+    QStringList stacks;
+    QStringList symptoms;
+    QStringList checklist;
+    QStringList evidenceCommands; // command templates: shown and copied, never executed
+    QStringList verify; // command templates
+    QStringList siblings; // ids of adjacent failures to rule out
+    QStringList references; // public URLs
+    QStringList examplesMatch;
+    QStringList examplesNoMatch;
+    std::optional<Severity> severity; // the severity the line implies, when the entry states one
+    std::vector<FingerprintStep> fingerprint;
+    QString sourceFile; // file the entry was loaded from (for messages)
+    int sourceIndex = -1; // 0-based position of the entry in its file
+};
+
+struct Catalog
+{
+    std::vector<Signature> signatures;
+    QStringList files; // every catalog file that contributed at least one entry
+
+    int indexOf(const QString& id) const; // -1 when absent
+    int familyCount() const;
+};
+
+struct CatalogLoadResult
+{
+    Catalog catalog;
+    QStringList errors; // "ib.json: entry 3 (nccl-ib-foo): field 'patterns'[1]: RE2 error: missing )"
+    QStringList notes; // non-fatal remarks, e.g. a user entry replacing a built-in one
+    bool ok() const { return errors.isEmpty(); }
+};
+
+// Loads one catalog file ({"family": ..., "signatures": [...]}).
+CatalogLoadResult loadCatalogFile(const QString& path);
+// Loads every *.json in dir (sorted by name) except schema.json. Duplicate ids are errors.
+CatalogLoadResult loadCatalogDir(const QString& dir);
+// The installed data folder, else the source tree's signatures/, else the copy compiled into the binary;
+// then each of extraDirs, whose entries replace built-in entries of the same id (with a note).
+CatalogLoadResult loadDefaultCatalog(const QStringList& extraDirs = {});
+// Where loadDefaultCatalog reads the built-in catalog from (a directory or a ":/signatures" resource path).
+QString defaultCatalogDir();
+// Makes the compiled-in copy (Qt resource "builtin_signatures") reachable from a static library.
+void initBuiltinSignatures();
+
+// Merges `overlay` into `base`: an entry with an existing id replaces it and adds a note.
+void mergeCatalog(CatalogLoadResult& base, CatalogLoadResult overlay);
+
+} // namespace rankscope

@@ -1,0 +1,97 @@
+#include "signature_check.h"
+
+#include "signature_matcher.h"
+
+#include <QSet>
+#include <algorithm>
+
+namespace rankscope {
+
+namespace {
+QString where(const Signature& s)
+{
+    return s.sourceFile + QStringLiteral(": entry ") + QString::number(s.sourceIndex) + QStringLiteral(" (")
+        + s.id + QLatin1Char(')');
+}
+} // namespace
+
+QString CatalogCheckReport::summary() const
+{
+    const QString head = QString::number(signatures) + QStringLiteral(" signatures in ")
+        + QString::number(files) + QStringLiteral(" files, ") + QString::number(families)
+        + QStringLiteral(" families: ");
+    if (ok())
+        return head + QStringLiteral("OK");
+    return head + QString::number(problems.size())
+        + (problems.size() == 1 ? QStringLiteral(" problem") : QStringLiteral(" problems"));
+}
+
+CatalogCheckReport checkCatalog(const Catalog& catalog)
+{
+    CatalogCheckReport report;
+    report.signatures = static_cast<int>(catalog.signatures.size());
+    report.files = static_cast<int>(catalog.files.size());
+    report.families = catalog.familyCount();
+
+    QSet<QString> ids;
+    for (const Signature& s : catalog.signatures) {
+        if (ids.contains(s.id))
+            report.problems << where(s) + QStringLiteral(": field 'id': duplicate id");
+        ids.insert(s.id);
+    }
+    for (const Signature& s : catalog.signatures) {
+        for (int i = 0; i < s.siblings.size(); ++i) {
+            const QString field =
+                QStringLiteral(": field 'siblings'[") + QString::number(i) + QStringLiteral("]: ");
+            if (s.siblings[i] == s.id)
+                report.problems << where(s) + field + QStringLiteral("an entry cannot be its own sibling");
+            else if (!ids.contains(s.siblings[i]))
+                report.problems << where(s) + field + QStringLiteral("unknown id '") + s.siblings[i]
+                        + QLatin1Char('\'');
+        }
+    }
+
+    const SignatureMatcher matcher(catalog);
+    if (!matcher.isValid() || !matcher.errorString().isEmpty()) {
+        report.problems << QStringLiteral("matcher: ") + matcher.errorString();
+        if (!matcher.isValid())
+            return report;
+    }
+    for (const QString& p : matcher.unfilteredPatterns())
+        report.problems << QStringLiteral("prefilter: ") + p
+                + QStringLiteral(" has no literal of 6+ characters, so every line would reach the RE2 set");
+    for (std::size_t i = 0; i < catalog.signatures.size(); ++i) {
+        const Signature& s = catalog.signatures[i];
+        const int index = static_cast<int>(i);
+        for (int e = 0; e < s.examplesMatch.size(); ++e) {
+            const std::string line = s.examplesMatch[e].toStdString();
+            const QString field =
+                QStringLiteral(": field 'examples.match'[") + QString::number(e) + QStringLiteral("]: ");
+            ++report.examplesRun;
+            if (!matcher.mayMatch(line))
+                report.problems << where(s) + field
+                        + QStringLiteral("rejected by the prefilter (matcher bug)");
+            const std::vector<int> all = matcher.matchAll(line);
+            if (std::find(all.begin(), all.end(), index) == all.end())
+                report.problems << where(s) + field
+                        + QStringLiteral("not matched by any of the entry's patterns");
+        }
+        for (int e = 0; e < s.examplesNoMatch.size(); ++e) {
+            ++report.examplesRun;
+            if (matcher.matchSignature(index, s.examplesNoMatch[e].toStdString()))
+                report.problems << where(s) + QStringLiteral(": field 'examples.no_match'[")
+                        + QString::number(e) + QStringLiteral("]: matched by the entry");
+        }
+    }
+    return report;
+}
+
+CatalogCheckReport checkCatalogDir(const QString& dir)
+{
+    const CatalogLoadResult loaded = dir.isEmpty() ? loadDefaultCatalog() : loadCatalogDir(dir);
+    CatalogCheckReport report = checkCatalog(loaded.catalog);
+    report.problems = loaded.errors + report.problems;
+    return report;
+}
+
+} // namespace rankscope

@@ -1,0 +1,63 @@
+// Matches raw log lines against every catalog pattern at once.
+// All patterns are compiled into one RE2::Set; a literal prefilter (RE2's FilteredRE2 atoms) rejects most
+// lines before the Set runs, and per-pattern RE2 objects extract captures only for lines that hit.
+// Built once, then safe for concurrent const use from any number of threads.
+#pragma once
+
+#include "log_model.h"
+#include "signature_catalog.h"
+
+#include <QString>
+#include <QStringList>
+#include <cstdint>
+#include <memory>
+#include <string_view>
+#include <vector>
+
+namespace rankscope {
+
+struct MatchResult
+{
+    int signature = -1; // index into the catalog; -1 when nothing matched
+    int pattern = -1; // index into that signature's patterns
+    std::vector<Capture> captures; // named groups that took part in the match
+    explicit operator bool() const { return signature >= 0; }
+};
+
+struct MatcherOptions
+{
+    std::int64_t maxMemoryBytes = 64 << 20; // budget for the compiled RE2::Set
+};
+
+class SignatureMatcher
+{
+public:
+    explicit SignatureMatcher(const Catalog& catalog, MatcherOptions options = {});
+    ~SignatureMatcher();
+    SignatureMatcher(SignatureMatcher&&) noexcept;
+    SignatureMatcher& operator=(SignatureMatcher&&) noexcept;
+    SignatureMatcher(const SignatureMatcher&) = delete;
+    SignatureMatcher& operator=(const SignatureMatcher&) = delete;
+
+    bool isValid() const; // false when the set could not be compiled (then nothing matches)
+    QString errorString() const; // why it is invalid, or the patterns that were skipped
+    int patternCount() const;
+    // "id pattern N" for each pattern without a literal of 6+ characters: such a pattern makes the
+    // prefilter pass every line, which costs throughput (never correctness).
+    QStringList unfilteredPatterns() const;
+
+    // Cheap test run before the Set: false guarantees that no pattern matches the line.
+    bool mayMatch(std::string_view line) const;
+    // Best signature: role cause > symptom > context, then catalog order.
+    MatchResult match(std::string_view line) const;
+    // Every matching signature, in catalog order.
+    std::vector<int> matchAll(std::string_view line) const;
+    // Captures of one signature on a line it matches (empty result when it does not match).
+    MatchResult matchSignature(int signature, std::string_view line) const;
+
+private:
+    struct Impl;
+    std::unique_ptr<Impl> d;
+};
+
+} // namespace rankscope

@@ -1,0 +1,177 @@
+// A small single-pass scanner; no regex, so literal text is never reinterpreted.
+#include "template_render.h"
+
+namespace rankscope {
+
+namespace {
+
+bool isNameStart(QChar c)
+{
+    return (c >= QLatin1Char('a') && c <= QLatin1Char('z'))
+        || (c >= QLatin1Char('A') && c <= QLatin1Char('Z')) || c == QLatin1Char('_');
+}
+bool isNameChar(QChar c)
+{
+    return isNameStart(c) || (c >= QLatin1Char('0') && c <= QLatin1Char('9'));
+}
+
+bool isShellSafe(QChar c)
+{
+    static const QString extra = QStringLiteral("_./:,@%+=-");
+    return (c >= QLatin1Char('a') && c <= QLatin1Char('z'))
+        || (c >= QLatin1Char('A') && c <= QLatin1Char('Z'))
+        || (c >= QLatin1Char('0') && c <= QLatin1Char('9')) || extra.contains(c);
+}
+
+// Length of a "{name}" placeholder starting at pos, or 0 when there is none.
+qsizetype placeholderLength(const QString& s, qsizetype pos)
+{
+    if (s[pos] != QLatin1Char('{') || pos + 1 >= s.size() || !isNameStart(s[pos + 1]))
+        return 0;
+    qsizetype end = pos + 2;
+    while (end < s.size() && isNameChar(s[end]))
+        ++end;
+    if (end >= s.size() || s[end] != QLatin1Char('}'))
+        return 0;
+    return end - pos + 1;
+}
+
+QString render(const QString& tmpl, const RenderContext& context, bool quote)
+{
+    QString out;
+    out.reserve(tmpl.size());
+    for (qsizetype i = 0; i < tmpl.size(); ++i) {
+        const QChar c = tmpl[i];
+        if ((c == QLatin1Char('{') || c == QLatin1Char('}')) && i + 1 < tmpl.size() && tmpl[i + 1] == c) {
+            out += c; // escaped brace
+            ++i;
+            continue;
+        }
+        if (c == QLatin1Char('$') && i + 1 < tmpl.size() && tmpl[i + 1] == QLatin1Char('{')) {
+            out += c; // ${VAR} is shell syntax, not ours; copy the '$' and let the brace pass through below
+            const qsizetype close = tmpl.indexOf(QLatin1Char('}'), i + 1);
+            if (close > 0) {
+                out += tmpl.mid(i + 1, close - i);
+                i = close;
+            }
+            continue;
+        }
+        // A quoted placeholder: "{name}" or '{name}' (quotes consumed only when rendering commands).
+        if (quote && (c == QLatin1Char('"') || c == QLatin1Char('\'')) && i + 1 < tmpl.size()) {
+            const qsizetype len = placeholderLength(tmpl, i + 1);
+            if (len > 0 && i + 1 + len < tmpl.size() && tmpl[i + 1 + len] == c) {
+                const QString name = tmpl.mid(i + 2, len - 2);
+                QString value;
+                if (lookupPlaceholder(context, name, &value))
+                    out += shellQuote(value);
+                else
+                    out += QLatin1Char('<') + name + QLatin1Char('>');
+                i += len + 1;
+                continue;
+            }
+        }
+        const qsizetype len = c == QLatin1Char('{') ? placeholderLength(tmpl, i) : 0;
+        if (len == 0) {
+            out += c;
+            continue;
+        }
+        const QString name = tmpl.mid(i + 1, len - 2);
+        QString value;
+        if (lookupPlaceholder(context, name, &value))
+            out += quote ? shellQuote(value) : value;
+        else
+            out += QLatin1Char('<') + name + QLatin1Char('>');
+        i += len - 1;
+    }
+    return out;
+}
+
+} // namespace
+
+bool lookupPlaceholder(const RenderContext& context, const QString& name, QString* value)
+{
+    const QString* field = nullptr;
+    if (name == QLatin1String("host"))
+        field = &context.host;
+    else if (name == QLatin1String("rank"))
+        field = &context.rank;
+    else if (name == QLatin1String("local_rank"))
+        field = &context.localRank;
+    else if (name == QLatin1String("device"))
+        field = &context.device;
+    else if (name == QLatin1String("nic"))
+        field = &context.nic;
+    else if (name == QLatin1String("log_folder"))
+        field = &context.logFolder;
+    else if (name == QLatin1String("literal"))
+        field = &context.literal;
+    else if (name == QLatin1String("peer"))
+        field = &context.peer;
+    if (field && !field->isEmpty()) {
+        *value = *field;
+        return true;
+    }
+    for (const Capture& c : context.captures) {
+        if (c.first == name && !c.second.isEmpty()) {
+            *value = c.second;
+            return true;
+        }
+    }
+    const auto it = context.extra.constFind(name);
+    if (it != context.extra.constEnd() && !it.value().isEmpty()) {
+        *value = it.value();
+        return true;
+    }
+    return false;
+}
+
+QString shellQuote(const QString& value)
+{
+    if (value.isEmpty())
+        return QStringLiteral("''");
+    bool safe = true;
+    for (const QChar c : value)
+        safe = safe && isShellSafe(c);
+    if (safe)
+        return value;
+    QString quoted = value;
+    quoted.replace(QLatin1Char('\''), QStringLiteral("'\\''"));
+    return QLatin1Char('\'') + quoted + QLatin1Char('\'');
+}
+
+QStringList templatePlaceholders(const QString& tmpl)
+{
+    QStringList names;
+    for (qsizetype i = 0; i < tmpl.size(); ++i) {
+        const QChar c = tmpl[i];
+        if ((c == QLatin1Char('{') || c == QLatin1Char('}')) && i + 1 < tmpl.size() && tmpl[i + 1] == c) {
+            ++i;
+            continue;
+        }
+        if (c == QLatin1Char('$') && i + 1 < tmpl.size() && tmpl[i + 1] == QLatin1Char('{')) {
+            const qsizetype close = tmpl.indexOf(QLatin1Char('}'), i + 1);
+            i = close > 0 ? close : i;
+            continue;
+        }
+        const qsizetype len = c == QLatin1Char('{') ? placeholderLength(tmpl, i) : 0;
+        if (len == 0)
+            continue;
+        const QString name = tmpl.mid(i + 1, len - 2);
+        if (!names.contains(name))
+            names << name;
+        i += len - 1;
+    }
+    return names;
+}
+
+QString renderTemplate(const QString& tmpl, const RenderContext& context)
+{
+    return render(tmpl, context, false);
+}
+
+QString renderCommand(const QString& tmpl, const RenderContext& context)
+{
+    return render(tmpl, context, true);
+}
+
+} // namespace rankscope

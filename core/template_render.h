@@ -1,0 +1,40 @@
+// Fills the {placeholders} of a signature's fix text and command templates.
+// Commands are shown to the user and copied, never executed; values inserted into them are shell-quoted.
+#pragma once
+
+#include "log_model.h"
+
+#include <QHash>
+#include <QString>
+#include <QStringList>
+#include <vector>
+
+namespace rankscope {
+
+struct RenderContext
+{
+    QString host, rank, localRank, device, nic, logFolder, literal, peer;
+    std::vector<Capture> captures; // named groups of the match; fill a context field only when it is empty
+    QHash<QString, QString> extra; // any further placeholder
+};
+
+// Looks a placeholder up: a non-empty context field, else a capture of that name, else `extra`.
+// Returns false when nothing is known for it.
+bool lookupPlaceholder(const RenderContext& context, const QString& name, QString* value);
+
+// Replaces {name} (name = [A-Za-z_][A-Za-z0-9_]*). Unknown names stay visible as <name> so the user sees what
+// to fill in. "{{" and "}}" produce literal braces; "${VAR}" (shell syntax) is left alone.
+QString renderTemplate(const QString& tmpl, const RenderContext& context);
+
+// Like renderTemplate, but every inserted value is shell-quoted when it contains anything outside
+// [A-Za-z0-9_./:,@%+=-]. A placeholder written inside its own quotes ("{literal}" or '{literal}') has those
+// quotes replaced by the value's safe quoting.
+QString renderCommand(const QString& tmpl, const RenderContext& context);
+
+// The distinct placeholder names a template uses, in order of first appearance.
+QStringList templatePlaceholders(const QString& tmpl);
+
+// POSIX single-quote quoting when needed: it's -> 'it'\''s'; the empty string -> ''.
+QString shellQuote(const QString& value);
+
+} // namespace rankscope

@@ -1,0 +1,63 @@
+#include "timeline_binning.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace rankscope {
+
+void binLane(
+    const TimelineLane& lane, const TimelineMapping& mapping, int selectedEvent, std::vector<PixelBin>& bins)
+{
+    bins.assign(static_cast<size_t>(qMax(mapping.width, 0)), PixelBin {});
+    if (bins.empty())
+        return;
+    auto first = std::lower_bound(lane.times.begin(), lane.times.end(), mapping.start);
+    for (auto k = static_cast<size_t>(first - lane.times.begin()); k < lane.times.size(); ++k) {
+        const qint64 t = lane.times[k];
+        if (t > mapping.end)
+            break;
+        const int col = mapping.columnOf(t);
+        if (col < 0)
+            continue;
+        PixelBin& bin = bins[static_cast<size_t>(col)];
+        const quint8 mark = lane.marks[k];
+        if (mark & EventMark::Collateral) {
+            bin.flags |= BinFlag::Collateral;
+        } else {
+            const auto sev = static_cast<qint8>(mark & EventMark::SeverityMask);
+            bin.severity = qMax(bin.severity, sev);
+        }
+        if (mark & EventMark::Initiating)
+            bin.flags |= BinFlag::Initiating;
+        if (mark & EventMark::InferredTime)
+            bin.flags |= BinFlag::Inferred;
+        if (lane.events[k] == selectedEvent)
+            bin.flags |= BinFlag::Selected;
+    }
+}
+
+int eventNearColumn(const TimelineLane& lane, const TimelineMapping& mapping, double x, double tolerance)
+{
+    const qint64 from = mapping.mapXToTime(x - tolerance);
+    const qint64 to = mapping.mapXToTime(x + tolerance + 1);
+    auto it = std::lower_bound(lane.times.begin(), lane.times.end(), from);
+    int best = -1;
+    double bestDistance = tolerance + 1;
+    int bestSeverity = -1;
+    for (auto k = static_cast<size_t>(it - lane.times.begin()); k < lane.times.size() && lane.times[k] <= to;
+         ++k) {
+        const double distance = std::abs(std::floor(mapping.mapTimeToX(lane.times[k])) + 0.5 - x);
+        const int sev = lane.marks[k] & EventMark::SeverityMask;
+        // Prefer the closest column; within a column prefer the worst event, then the earliest.
+        const bool closer = distance < bestDistance - 0.5;
+        const bool sameColumnWorse = std::abs(distance - bestDistance) <= 0.5 && sev > bestSeverity;
+        if (best < 0 || closer || sameColumnWorse) {
+            best = lane.events[k];
+            bestDistance = distance;
+            bestSeverity = sev;
+        }
+    }
+    return best;
+}
+
+} // namespace rankscope

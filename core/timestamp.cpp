@@ -1,0 +1,360 @@
+#include "timestamp.h"
+
+#include <algorithm>
+#include <cstddef>
+
+namespace rankscope {
+
+namespace {
+
+constexpr qint64 kEpoch2001 = 978307200; // 2001-01-01T00:00:00Z
+constexpr qint64 kEpoch2100 = 4102444800; // 2100-01-01T00:00:00Z
+
+// A read position over the line; every accessor is bounds-checked so malformed input can never overrun.
+struct Cursor
+{
+    std::string_view text;
+    std::size_t pos = 0;
+
+    char peek(std::size_t ahead = 0) const { return pos + ahead < text.size() ? text[pos + ahead] : '\0'; }
+    bool isDigit(std::size_t ahead = 0) const
+    {
+        const char c = peek(ahead);
+        return c >= '0' && c <= '9';
+    }
+    bool eat(char c)
+    {
+        if (peek() != c)
+            return false;
+        ++pos;
+        return true;
+    }
+    // Exactly n digits.
+    bool fixed(int n, int& out)
+    {
+        int v = 0;
+        for (int i = 0; i < n; ++i) {
+            if (!isDigit(static_cast<std::size_t>(i)))
+                return false;
+            v = v * 10 + (peek(static_cast<std::size_t>(i)) - '0');
+        }
+        pos += static_cast<std::size_t>(n);
+        out = v;
+        return true;
+    }
+    // 1..maxDigits digits; returns how many were read (0: none).
+    int upTo(int maxDigits, qint64& out)
+    {
+        qint64 v = 0;
+        int n = 0;
+        while (n < maxDigits && isDigit()) {
+            v = v * 10 + (peek() - '0');
+            ++pos;
+            ++n;
+        }
+        out = v;
+        return n;
+    }
+    std::size_t countSpaces() const
+    {
+        std::size_t n = 0;
+        while (peek(n) == ' ')
+            ++n;
+        return n;
+    }
+};
+
+bool isSeverityLetter(char c)
+{
+    return c == 'E' || c == 'W' || c == 'I' || c == 'F' || c == 'V' || c == 'C';
+}
+
+bool isAlnum(char c)
+{
+    return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+}
+
+// A stamp must not run into more digits or a word: "2026-03-14 02:17:44x1" is not a stamp.
+bool atBoundary(const Cursor& c)
+{
+    return !isAlnum(c.peek());
+}
+
+// Up to 9 fraction digits scaled to nanoseconds; further digits are consumed and ignored.
+bool fraction(Cursor& c, int& nanos, int& digits)
+{
+    qint64 v = 0;
+    digits = c.upTo(9, v);
+    if (digits == 0)
+        return false;
+    for (int i = digits; i < 9; ++i)
+        v *= 10;
+    qint64 ignored = 0;
+    c.upTo(64, ignored);
+    nanos = static_cast<int>(v);
+    return true;
+}
+
+// HH:MM:SS with an optional '.' or ',' fraction. Returns the fraction separator ('\0' when none).
+bool clockTime(Cursor& c, ParsedStamp& s, char& fracSep, int& fracDigits)
+{
+    fracSep = '\0';
+    fracDigits = 0;
+    if (!c.fixed(2, s.hour) || !c.eat(':') || !c.fixed(2, s.minute) || !c.eat(':') || !c.fixed(2, s.second))
+        return false;
+    const char sep = c.peek();
+    if ((sep == '.' || sep == ',') && c.isDigit(1)) {
+        ++c.pos;
+        fraction(c, s.nanos, fracDigits);
+        fracSep = sep;
+    }
+    return true;
+}
+
+// YYYY-MM-DD[T ]HH:MM:SS[.frac][Z|+HH:MM|+HHMM]
+bool isoDateTime(Cursor& c, ParsedStamp& s, char& dateSep, char& fracSep)
+{
+    int fracDigits = 0;
+    if (!c.fixed(4, s.year) || !c.eat('-') || !c.fixed(2, s.month) || !c.eat('-') || !c.fixed(2, s.day))
+        return false;
+    dateSep = c.peek();
+    if (dateSep != 'T' && dateSep != ' ')
+        return false;
+    ++c.pos;
+    if (!clockTime(c, s, fracSep, fracDigits))
+        return false;
+    const char z = c.peek();
+    if (z == 'Z') {
+        ++c.pos;
+        s.hasZone = true;
+    } else if ((z == '+' || z == '-') && c.isDigit(1) && c.isDigit(2)) {
+        Cursor probe = c;
+        ++probe.pos;
+        int hh = 0, mm = 0;
+        probe.fixed(2, hh);
+        probe.eat(':');
+        if (probe.fixed(2, mm)) {
+            c = probe;
+            s.hasZone = true;
+            s.zoneOffsetSeconds = (z == '-' ? -1 : 1) * (hh * 3600 + mm * 60);
+        }
+    }
+    return true;
+}
+
+void finish(ParsedStamp& s, StampKind kind, std::size_t begin, std::size_t end)
+{
+    s.kind = kind;
+    s.offset = static_cast<int>(begin);
+    s.length = static_cast<int>(end - begin);
+}
+
+// Glog/c10/torch header after the severity letter: MMDD HH:MM:SS.frac. c10 prints MMDD unpadded (314).
+bool glogBody(Cursor& c, ParsedStamp& s, bool allowUnpadded, int& fracDigits)
+{
+    qint64 mmdd = 0;
+    const int n = c.upTo(4, mmdd);
+    if (n != 4 && !(allowUnpadded && n == 3))
+        return false;
+    if (c.isDigit() || !c.eat(' '))
+        return false;
+    s.month = static_cast<int>(mmdd / 100);
+    s.day = static_cast<int>(mmdd % 100);
+    char fracSep = '\0';
+    if (!clockTime(c, s, fracSep, fracDigits) || fracSep != '.')
+        return false;
+    return c.peek() == ' ';
+}
+
+// "[E314 02:17:44.791203518 file:line]", "[2026-03-14 02:17:44] ", "[  12.345] ", "[NeMo I 2024-...".
+ParsedStamp bracketed(std::string_view text)
+{
+    ParsedStamp s;
+    Cursor c { text, 1 };
+    if (text.substr(0, 6) == "[NeMo " && isSeverityLetter(c.peek(5)) && c.peek(6) == ' ') {
+        c.pos = 8;
+        char dateSep = '\0', fracSep = '\0';
+        if (!isoDateTime(c, s, dateSep, fracSep) || dateSep != ' ' || c.peek() != ' ')
+            return {};
+        s.severity = text[6];
+        finish(s, StampKind::Iso8601, 8, c.pos);
+        return s;
+    }
+    if (isSeverityLetter(c.peek()) && c.isDigit(1)) {
+        s.severity = c.peek();
+        ++c.pos;
+        int fracDigits = 0;
+        if (!glogBody(c, s, true, fracDigits))
+            return {};
+        s.subsecondOrdered = fracDigits != 9;
+        finish(s, StampKind::Glog, 0, c.pos);
+        return s;
+    }
+    c.pos += c.countSpaces();
+    if (c.isDigit() && c.isDigit(1) && c.isDigit(2) && c.isDigit(3) && c.peek(4) == '-') {
+        char dateSep = '\0', fracSep = '\0';
+        if (!isoDateTime(c, s, dateSep, fracSep) || !c.eat(']'))
+            return {};
+        const bool nccl = dateSep == ' ' && !s.hasZone && fracSep != ',';
+        finish(s, nccl ? StampKind::NcclBracket : StampKind::Iso8601, 0, c.pos);
+        return s;
+    }
+    // dmesg: [ seconds.micros ]
+    qint64 secs = 0;
+    if (c.upTo(12, secs) == 0 || !c.eat('.') || !c.isDigit())
+        return {};
+    int nanos = 0, digits = 0;
+    fraction(c, nanos, digits);
+    if (!c.eat(']'))
+        return {};
+    s.uptimeSeconds = static_cast<double>(secs) + static_cast<double>(nanos) / 1e9;
+    s.nanos = nanos;
+    finish(s, StampKind::Dmesg, 0, c.pos);
+    return s;
+}
+
+int syslogMonth(std::string_view m)
+{
+    static constexpr std::string_view names[] = { "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug",
+        "Sep", "Oct", "Nov", "Dec" };
+    for (int i = 0; i < 12; ++i) {
+        if (names[i] == m)
+            return i + 1;
+    }
+    return 0;
+}
+
+// "Mar 14 02:17:44 host ..." and "Mar  4 02:17:44 host ...".
+ParsedStamp syslog(std::string_view text)
+{
+    ParsedStamp s;
+    s.month = syslogMonth(text.substr(0, 3));
+    Cursor c { text, 3 };
+    if (s.month == 0 || !c.eat(' '))
+        return {};
+    c.eat(' ');
+    qint64 day = 0;
+    if (c.upTo(2, day) == 0 || !c.eat(' '))
+        return {};
+    s.day = static_cast<int>(day);
+    char fracSep = '\0';
+    int fracDigits = 0;
+    if (!clockTime(c, s, fracSep, fracDigits) || c.peek() != ' ')
+        return {};
+    finish(s, StampKind::Syslog, 0, c.pos);
+    return s;
+}
+
+// "E0314 02:17:44.123456 12345 file.cc:12] msg" (glog) or "... torch/distributed/run.py:766] msg" (torch).
+ParsedStamp glogLine(std::string_view text)
+{
+    ParsedStamp s;
+    s.severity = text[0];
+    Cursor c { text, 1 };
+    int fracDigits = 0;
+    if (!glogBody(c, s, false, fracDigits))
+        return {};
+    const std::size_t end = c.pos;
+    // The module path tells torch's Python formatter from glog: look only at the next two short tokens.
+    ++c.pos;
+    qint64 id = 0;
+    bool python = false;
+    if (c.upTo(10, id) > 0 && c.eat(' ')) {
+        const std::size_t fileStart = c.pos;
+        const std::size_t limit = std::min(text.size(), fileStart + 200);
+        std::size_t colon = fileStart;
+        while (colon < limit && text[colon] != ':' && text[colon] != ' ')
+            ++colon;
+        python = colon < limit && text[colon] == ':' && colon >= fileStart + 3
+            && text.substr(colon - 3, 3) == ".py";
+    }
+    finish(s, python ? StampKind::TorchLogs : StampKind::Glog, 0, end);
+    return s;
+}
+
+// ISO / Python logging at column 0, or epoch seconds.
+ParsedStamp leadingDigits(std::string_view text)
+{
+    ParsedStamp s;
+    Cursor c { text, 0 };
+    if (c.isDigit(1) && c.isDigit(2) && c.isDigit(3) && c.peek(4) == '-') {
+        char dateSep = '\0', fracSep = '\0';
+        if (!isoDateTime(c, s, dateSep, fracSep) || !atBoundary(c))
+            return {};
+        const bool python = fracSep == ',' && dateSep == ' ' && !s.hasZone;
+        finish(s, python ? StampKind::PythonLogging : StampKind::Iso8601, 0, c.pos);
+        return s;
+    }
+    qint64 secs = 0;
+    if (c.upTo(10, secs) != 10 || secs < kEpoch2001 || secs >= kEpoch2100)
+        return {};
+    qint64 ms = 0;
+    if (c.peek() == '.' && c.isDigit(1)) {
+        ++c.pos;
+        int digits = 0;
+        fraction(c, s.nanos, digits);
+        ms = s.nanos / 1000000;
+    }
+    const char next = c.peek();
+    if (next != ' ' && next != '\t' && next != '\0')
+        return {};
+    if (next == '\0' && c.pos != text.size())
+        return {};
+    s.epochMs = secs * 1000 + ms;
+    finish(s, StampKind::Epoch, 0, c.pos);
+    return s;
+}
+
+// Howard Hinnant's days_from_civil: days since 1970-01-01 of a proleptic Gregorian date.
+qint64 daysFromCivil(qint64 y, int m, int d)
+{
+    y -= m <= 2 ? 1 : 0;
+    const qint64 era = (y >= 0 ? y : y - 399) / 400;
+    const qint64 yoe = y - era * 400;
+    const qint64 doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
+    const qint64 doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    return era * 146097 + doe - 719468;
+}
+
+int daysInMonth(int y, int m)
+{
+    static constexpr int days[] = { 31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31 };
+    const bool leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
+    return m == 2 && leap ? 29 : days[m - 1];
+}
+
+} // namespace
+
+ParsedStamp findTimestamp(std::string_view text)
+{
+    if (text.size() < 6)
+        return {};
+    const char c = text[0];
+    if (c == '[')
+        return bracketed(text);
+    if (c >= '0' && c <= '9')
+        return leadingDigits(text);
+    if (isSeverityLetter(c) && text[1] >= '0' && text[1] <= '9')
+        return glogLine(text);
+    if (c >= 'A' && c <= 'S')
+        return syslog(text);
+    return {};
+}
+
+std::optional<qint64> stampToMs(const ParsedStamp& s, int defaultYear)
+{
+    if (s.kind == StampKind::None || s.kind == StampKind::Dmesg)
+        return std::nullopt;
+    if (s.kind == StampKind::Epoch)
+        return s.epochMs;
+    const int year = s.year != 0 ? s.year : defaultYear;
+    if (year < 1 || s.month < 1 || s.month > 12 || s.day < 1 || s.day > daysInMonth(year, s.month)
+        || s.hour > 23 || s.minute > 59 || s.second > 60)
+        return std::nullopt;
+    const qint64 days = daysFromCivil(year, s.month, s.day);
+    const qint64 seconds = ((days * 24 + s.hour) * 60 + s.minute) * 60 + s.second - s.zoneOffsetSeconds;
+    const qint64 subMs = s.subsecondOrdered ? s.nanos / 1000000 : 0;
+    return seconds * 1000 + subMs;
+}
+
+} // namespace rankscope

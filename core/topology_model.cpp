@@ -1,0 +1,203 @@
+#include "topology_model.h"
+
+#include <QFileInfo>
+#include <QRegularExpression>
+
+namespace rankscope {
+
+QString pathClassName(PathClass c, int linkCount)
+{
+    switch (c) {
+    case PathClass::Unknown:
+        return {};
+    case PathClass::Self:
+        return QStringLiteral("X");
+    case PathClass::NVLink:
+        return linkCount > 0 ? QStringLiteral("NV%1").arg(linkCount) : QStringLiteral("NV");
+    case PathClass::XGMI:
+        return QStringLiteral("XGMI");
+    case PathClass::PIX:
+        return QStringLiteral("PIX");
+    case PathClass::PXB:
+        return QStringLiteral("PXB");
+    case PathClass::PHB:
+        return QStringLiteral("PHB");
+    case PathClass::NODE:
+        return QStringLiteral("NODE");
+    case PathClass::SYS:
+        return QStringLiteral("SYS");
+    }
+    return {};
+}
+
+PathClass parsePathClass(QStringView cell, int* linkCount)
+{
+    const QString c = cell.trimmed().toString().toUpper();
+    if (linkCount)
+        *linkCount = 0;
+    if (c == u"X")
+        return PathClass::Self;
+    if (c.startsWith(u"NV")) {
+        bool ok = false;
+        const int n = c.mid(2).toInt(&ok);
+        if (!ok || n <= 0)
+            return PathClass::Unknown;
+        if (linkCount)
+            *linkCount = n;
+        return PathClass::NVLink;
+    }
+    if (c == u"XGMI")
+        return PathClass::XGMI;
+    if (c == u"PIX")
+        return PathClass::PIX;
+    if (c == u"PXB")
+        return PathClass::PXB;
+    if (c == u"PHB")
+        return PathClass::PHB;
+    if (c == u"NODE")
+        return PathClass::NODE;
+    if (c == u"SYS" || c == u"SOC") // SOC: older drivers' name for SYS
+        return PathClass::SYS;
+    return PathClass::Unknown;
+}
+
+int pathRank(PathClass c)
+{
+    return c == PathClass::Unknown ? 100 : static_cast<int>(c);
+}
+
+QString TopoNic::displayName() const
+{
+    if (!name.isEmpty())
+        return name;
+    if (!busId.isEmpty())
+        return QStringLiteral("NIC@") + busId;
+    return QStringLiteral("NIC%1").arg(legendIndex);
+}
+
+int HostTopology::gpuByBusId(const QString& busId) const
+{
+    const QString want = normaliseBusId(busId);
+    for (size_t i = 0; !want.isEmpty() && i < gpus.size(); ++i)
+        if (gpus[i].busId == want)
+            return static_cast<int>(i);
+    return -1;
+}
+
+int HostTopology::gpuByIndex(int index) const
+{
+    for (size_t i = 0; index >= 0 && i < gpus.size(); ++i)
+        if (gpus[i].index == index)
+            return static_cast<int>(i);
+    return -1;
+}
+
+int HostTopology::nicByName(const QString& name) const
+{
+    for (size_t i = 0; !name.isEmpty() && i < nics.size(); ++i)
+        if (nics[i].name == name)
+            return static_cast<int>(i);
+    return -1;
+}
+
+int HostTopology::nicByBusId(const QString& busId) const
+{
+    const QString want = normaliseBusId(busId);
+    for (size_t i = 0; !want.isEmpty() && i < nics.size(); ++i)
+        if (nics[i].busId == want)
+            return static_cast<int>(i);
+    return -1;
+}
+
+const GpuLink* HostTopology::gpuLink(int a, int b) const
+{
+    if (a > b)
+        std::swap(a, b);
+    for (const GpuLink& l : gpuLinks)
+        if (l.a == a && l.b == b)
+            return &l;
+    return nullptr;
+}
+
+const GpuNicLink* HostTopology::nicLink(int gpu, int nic) const
+{
+    for (const GpuNicLink& l : nicLinks)
+        if (l.gpu == gpu && l.nic == nic)
+            return &l;
+    return nullptr;
+}
+
+GpuLink& HostTopology::setGpuLink(int a, int b)
+{
+    if (a > b)
+        std::swap(a, b);
+    for (GpuLink& l : gpuLinks)
+        if (l.a == a && l.b == b)
+            return l;
+    GpuLink l;
+    l.a = a;
+    l.b = b;
+    gpuLinks.push_back(l);
+    return gpuLinks.back();
+}
+
+GpuNicLink& HostTopology::setNicLink(int gpu, int nic)
+{
+    for (GpuNicLink& l : nicLinks)
+        if (l.gpu == gpu && l.nic == nic)
+            return l;
+    GpuNicLink l;
+    l.gpu = gpu;
+    l.nic = nic;
+    nicLinks.push_back(l);
+    return nicLinks.back();
+}
+
+QString normaliseBusId(const QString& busId)
+{
+    const QString s = busId.trimmed().toLower();
+    if (s.isEmpty())
+        return {};
+    if (!s.contains(u':')) {
+        // NCCL's "busId %lx": the BDF with separators removed, read as hex.
+        bool ok = false;
+        const qulonglong id = s.startsWith(u"0x") ? s.mid(2).toULongLong(&ok, 16) : s.toULongLong(&ok, 16);
+        if (!ok)
+            return {};
+        return QStringLiteral("%1:%2:%3.%4")
+            .arg(id >> 20, 4, 16, QLatin1Char('0'))
+            .arg((id & 0xff000) >> 12, 2, 16, QLatin1Char('0'))
+            .arg((id & 0xff0) >> 4, 2, 16, QLatin1Char('0'))
+            .arg(id & 0xf, 1, 16);
+    }
+    static const QRegularExpression re(
+        QStringLiteral(R"(^(?:([0-9a-f]{1,8}):)?([0-9a-f]{1,2}):([0-9a-f]{1,2})(?:\.([0-7]))?$)"));
+    const QRegularExpressionMatch m = re.match(s);
+    if (!m.hasMatch())
+        return {};
+    bool ok = false;
+    const uint domain = m.captured(1).isEmpty() ? 0 : m.captured(1).toUInt(&ok, 16);
+    return QStringLiteral("%1:%2:%3.%4")
+        .arg(domain, 4, 16, QLatin1Char('0'))
+        .arg(m.captured(2).toUInt(&ok, 16), 2, 16, QLatin1Char('0'))
+        .arg(m.captured(3).toUInt(&ok, 16), 2, 16, QLatin1Char('0'))
+        .arg(m.captured(4).isEmpty() ? QStringLiteral("0") : m.captured(4));
+}
+
+QString shortHostName(const QString& host)
+{
+    const QString h = host.trimmed().toLower();
+    const qsizetype dot = h.indexOf(u'.');
+    return dot < 0 ? h : h.left(dot);
+}
+
+QString hostFromFileName(const QString& path)
+{
+    // "<kind>.<host>[.<domain>...].<ext>": the host is the second dot-separated part.
+    const QStringList parts = QFileInfo(path).fileName().split(u'.');
+    if (parts.size() < 3)
+        return {};
+    return shortHostName(parts.at(1));
+}
+
+} // namespace rankscope

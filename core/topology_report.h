@@ -1,0 +1,20 @@
+// Topology as text (the `rankscope topology` command) and as JSON (the "topology" field of
+// `rankscope diagnose --format json`).
+#pragma once
+
+#include "topology_loader.h"
+#include "topology_placement.h"
+
+#include <QJsonObject>
+#include <QString>
+
+namespace rankscope {
+
+// Per host: sources, NUMA nodes, the GPU/NIC matrix (derived cells marked '*'), SYS pairs, notes.
+QString topologyText(const TopologySet& set);
+// Rank placement, findings and the NCCL_IB_HCA fix.
+QString placementText(const TopologySet& set, const PlacementResult& placement);
+
+QJsonObject topologyToJson(const TopologySet& set, const PlacementResult* placement = nullptr);
+
+} // namespace rankscope

@@ -1,0 +1,304 @@
+// The shipped catalog loads and passes its own check; broken catalogs report file, entry and field.
+#include "signature_catalog.h"
+#include "signature_check.h"
+#include "signature_matcher.h"
+#include "template_render.h"
+
+#include <QDir>
+#include <QFile>
+#include <QRegularExpression>
+#include <QSet>
+#include <QTest>
+
+using namespace rankscope;
+
+namespace {
+const QString kRepoCatalog = QStringLiteral(RANKSCOPE_SOURCE_DIR "/signatures");
+const QString kFixtures = QStringLiteral(RANKSCOPE_TEST_DATA "/signatures");
+
+QStringList readLines(const QString& path)
+{
+    QFile f(path);
+    if (!f.open(QIODevice::ReadOnly))
+        return {};
+    return QString::fromUtf8(f.readAll()).split(QLatin1Char('\n'));
+}
+
+bool anyContains(const QStringList& list, const QStringList& needles)
+{
+    for (const QString& s : list) {
+        bool all = true;
+        for (const QString& n : needles)
+            all = all && s.contains(n);
+        if (all)
+            return true;
+    }
+    return false;
+}
+} // namespace
+
+class TestSignatureCatalog : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void repoCatalogLoadsAndPassesCheck()
+    {
+        const CatalogLoadResult loaded = loadCatalogDir(kRepoCatalog);
+        QVERIFY2(loaded.errors.isEmpty(), qPrintable(loaded.errors.join(QLatin1Char('\n'))));
+        QVERIFY(loaded.catalog.signatures.size() >= 42 + 2);
+        const CatalogCheckReport report = checkCatalog(loaded.catalog);
+        QVERIFY2(report.ok(), qPrintable(report.problems.join(QLatin1Char('\n'))));
+        QVERIFY(report.summary().endsWith(QLatin1String(": OK")));
+        QCOMPARE(report.signatures, static_cast<int>(loaded.catalog.signatures.size()));
+        QVERIFY(report.families >= 12);
+        // every file is a family of its own name
+        for (const Signature& s : loaded.catalog.signatures)
+            QCOMPARE(s.sourceFile, s.family + QStringLiteral(".json"));
+    }
+
+    void checkDirReportsLoadErrorsToo()
+    {
+        const CatalogCheckReport report = checkCatalogDir(kRepoCatalog);
+        QVERIFY2(report.ok(), qPrintable(report.problems.join(QLatin1Char('\n'))));
+        QVERIFY(report.examplesRun > 100);
+    }
+
+    void requiredCoverage_data()
+    {
+        QTest::addColumn<QString>("id");
+        QTest::addColumn<QString>("role");
+        const char* rows[][2] = { { "rccl-ipc-handle-infinity-fabric", "cause" },
+            { "nccl-gdr-cross-numa-upi", "cause" }, { "nccl-ib-completion-retry-exceeded", "cause" },
+            { "nccl-ib-completion-flush", "symptom" }, { "nccl-ib-completion-local-protection", "cause" },
+            { "nccl-ib-completion-remote-access", "cause" },
+            { "nccl-ib-completion-rnr-retry-exceeded", "cause" }, { "nccl-shm-too-small", "cause" },
+            { "nccl-shm-permission-denied", "cause" }, { "pytorch-watchdog-timeout", "symptom" },
+            { "torchrun-child-failed", "symptom" }, { "torchrun-worker-sigkill", "cause" },
+            { "host-oom-killer", "cause" }, { "xid-79-fallen-off-bus", "cause" },
+            { "nccl-ib-no-device", "context" }, { "rccl-iommu-advisory", "context" },
+            { "nccl-net-plugin-not-found", "context" },
+            { "nccl-service-thread-connection-closed", "context" },
+            { "pytorch-nccl-remote-error", "symptom" }, { "nccl-duplicate-gpu", "cause" } };
+        for (const auto& row : rows)
+            QTest::newRow(row[0]) << QString::fromLatin1(row[0]) << QString::fromLatin1(row[1]);
+    }
+    void requiredCoverage()
+    {
+        QFETCH(QString, id);
+        QFETCH(QString, role);
+        const CatalogLoadResult loaded = loadCatalogDir(kRepoCatalog);
+        const int index = loaded.catalog.indexOf(id);
+        QVERIFY2(index >= 0, qPrintable(id));
+        QCOMPARE(signatureRoleName(loaded.catalog.signatures[static_cast<std::size_t>(index)].role), role);
+    }
+
+    void seedEntriesAreComplete_data()
+    {
+        QTest::addColumn<QString>("id");
+        QTest::addColumn<QString>("family");
+        QTest::addColumn<QString>("line");
+        QTest::addColumn<QStringList>("siblingsRequired");
+        QTest::newRow("rccl")
+            << QStringLiteral("rccl-ipc-handle-infinity-fabric") << QStringLiteral("non-nvidia")
+            << QStringLiteral("host:1:2 [1] transport/p2p.cc:10 NCCL WARN Ring failed IPC handle mapping "
+                              "failed across AMD Infinity Fabric gfx1100")
+            << QStringList { QStringLiteral("nccl-cuda-ipc-handle-failed"),
+                   QStringLiteral("nccl-p2p-peer-access-failed"), QStringLiteral("hip-no-rocm-device") };
+        QTest::newRow("gdr")
+            << QStringLiteral("nccl-gdr-cross-numa-upi") << QStringLiteral("gdr-fabric")
+            << QStringLiteral("[2026-03-14 02:17:44] h:1:2 [3] transport/net_ib/p2p.cc:688 (fn) NCCL WARN "
+                              "Direct RDMA write between GPU NUMA and HCA NUMA failed UPI interconnect")
+            << QStringList { QStringLiteral("nccl-ib-completion-retry-exceeded"),
+                   QStringLiteral("nccl-gdr-disabled"), QStringLiteral("iommu-dma-fault"),
+                   QStringLiteral("nccl-ib-port-down") };
+    }
+    void seedEntriesAreComplete()
+    {
+        QFETCH(QString, id);
+        QFETCH(QString, family);
+        QFETCH(QString, line);
+        QFETCH(QStringList, siblingsRequired);
+        const CatalogLoadResult loaded = loadCatalogDir(kRepoCatalog);
+        const int index = loaded.catalog.indexOf(id);
+        QVERIFY(index >= 0);
+        const Signature& s = loaded.catalog.signatures[static_cast<std::size_t>(index)];
+        QCOMPARE(s.family, family);
+        QCOMPARE(s.role, SignatureRole::Cause);
+        QVERIFY(s.checklist.size() >= 5);
+        QVERIFY(s.symptoms.size() >= 4);
+        QVERIFY(anyContains(s.verify,
+            { QStringLiteral("rg -n -F --"), QStringLiteral("{literal}"), QStringLiteral("{log_folder}") }));
+        QVERIFY(anyContains(s.evidenceCommands, { QStringLiteral("rg -n -i") }));
+        for (const QString& sib : siblingsRequired)
+            QVERIFY2(s.siblings.contains(sib), qPrintable(sib));
+        // The fingerprint: an INFO start, an early WARN, an ERROR carrying the symptom.
+        QCOMPARE(s.fingerprint.size(), std::size_t { 3 });
+        QCOMPARE(s.fingerprint[0].severity, Severity::Info);
+        QCOMPARE(s.fingerprint[1].severity, Severity::Warn);
+        QCOMPARE(s.fingerprint[2].severity, Severity::Error);
+        // Generalised pattern: another architecture / the real NCCL prefix still matches, the literal too.
+        const SignatureMatcher matcher(loaded.catalog);
+        QCOMPARE(matcher.match(line.toStdString()).signature, index);
+        QCOMPARE(matcher.match(s.literal.toStdString()).signature, index);
+    }
+
+    void placeholdersAreResolvable()
+    {
+        // Every {name} a template uses is a context field or a named capture of the entry, so it can be
+        // filled.
+        const QSet<QString> contextFields = { QStringLiteral("host"), QStringLiteral("rank"),
+            QStringLiteral("local_rank"), QStringLiteral("device"), QStringLiteral("nic"),
+            QStringLiteral("log_folder"), QStringLiteral("literal"), QStringLiteral("peer") };
+        const CatalogLoadResult loaded = loadCatalogDir(kRepoCatalog);
+        static const QRegularExpression group(QStringLiteral("\\(\\?P<([A-Za-z_][A-Za-z0-9_]*)>"));
+        for (const Signature& s : loaded.catalog.signatures) {
+            QSet<QString> known = contextFields;
+            for (const QString& p : s.patterns) {
+                for (auto it = group.globalMatch(p); it.hasNext();)
+                    known.insert(it.next().captured(1));
+            }
+            QStringList templates = s.evidenceCommands + s.verify + s.checklist + s.symptoms;
+            templates << s.fix << s.summary;
+            for (const QString& t : std::as_const(templates)) {
+                for (const QString& name : templatePlaceholders(t))
+                    QVERIFY2(known.contains(name),
+                        qPrintable(s.id + QStringLiteral(": {") + name + QStringLiteral("} in: ") + t));
+            }
+        }
+    }
+
+    void sampleJobGroundTruth()
+    {
+        const CatalogLoadResult loaded = loadCatalogDir(kRepoCatalog);
+        const SignatureMatcher matcher(loaded.catalog);
+        const QString job = QStringLiteral(RANKSCOPE_TEST_DATA "/sample-job/");
+        // Rank 7's WARN is a cause, with the peer and the HCA captured.
+        const QStringList rank7 = readLines(job + QStringLiteral("nccl.gpu-a02.52117.log"));
+        QString warn;
+        for (const QString& l : rank7) {
+            if (l.contains(QLatin1String("NCCL WARN")))
+                warn = l;
+        }
+        QVERIFY(!warn.isEmpty());
+        const MatchResult hit = matcher.match(warn.toStdString());
+        QVERIFY(hit);
+        const Signature& sig = loaded.catalog.signatures[static_cast<std::size_t>(hit.signature)];
+        QCOMPARE(sig.id, QStringLiteral("nccl-ib-completion-retry-exceeded"));
+        QCOMPARE(sig.role, SignatureRole::Cause);
+        const std::vector<Capture> expected = { { QStringLiteral("nic"), QStringLiteral("mlx5_0") },
+            { QStringLiteral("peer"), QStringLiteral("10.10.0.11") },
+            { QStringLiteral("peer_port"), QStringLiteral("45819") } };
+        QCOMPARE(hit.captures, expected);
+
+        // No INFO line of either NCCL log is a cause or a symptom (at most context).
+        QStringList infoLines = rank7 + readLines(job + QStringLiteral("nccl.gpu-a01.41872.log"));
+        for (const QString& l : std::as_const(infoLines)) {
+            if (!l.contains(QLatin1String("NCCL INFO")))
+                continue;
+            const MatchResult r = matcher.match(l.toStdString());
+            if (r)
+                QVERIFY2(loaded.catalog.signatures[static_cast<std::size_t>(r.signature)].role
+                        == SignatureRole::Context,
+                    qPrintable(l));
+        }
+
+        // Node 0 console: watchdog lines are symptoms carrying the sequence number; the summary is a symptom.
+        int watchdog = 0, summary = 0, watchdogLines = 0;
+        for (const QString& l : readLines(job + QStringLiteral("torchrun.gpu-a01.console.log"))) {
+            watchdogLines +=
+                l.contains(QLatin1String("Watchdog caught collective operation timeout")) ? 1 : 0;
+            const MatchResult r = matcher.match(l.toStdString());
+            if (!r)
+                continue;
+            const Signature& s = loaded.catalog.signatures[static_cast<std::size_t>(r.signature)];
+            QVERIFY2(s.role != SignatureRole::Cause, qPrintable(l)); // node 0 only shows fallout
+            if (s.id == QLatin1String("pytorch-watchdog-timeout")) {
+                ++watchdog;
+                QVERIFY(std::find(r.captures.begin(), r.captures.end(),
+                            Capture { QStringLiteral("seq"), QStringLiteral("4812") })
+                    != r.captures.end());
+            }
+            if (s.id == QLatin1String("torchrun-child-failed"))
+                ++summary;
+        }
+        QVERIFY(watchdogLines >= 4); // one per rank of node 0, plus the re-thrown exception texts
+        QCOMPARE(watchdog, watchdogLines);
+        QVERIFY(summary >= 1);
+    }
+
+    void builtinResourceIsReadable()
+    {
+        initBuiltinSignatures();
+        const QStringList files =
+            QDir(QStringLiteral(":/signatures")).entryList({ QStringLiteral("*.json") });
+        QVERIFY(files.contains(QStringLiteral("ib.json")));
+        const CatalogLoadResult builtin = loadCatalogDir(QStringLiteral(":/signatures"));
+        const CatalogLoadResult source = loadCatalogDir(kRepoCatalog);
+        QVERIFY2(builtin.errors.isEmpty(), qPrintable(builtin.errors.join(QLatin1Char('\n'))));
+        QCOMPARE(builtin.catalog.signatures.size(), source.catalog.signatures.size());
+        const CatalogLoadResult def = loadDefaultCatalog();
+        QVERIFY(def.ok());
+        QCOMPARE(def.catalog.signatures.size(), source.catalog.signatures.size());
+    }
+
+    void userCatalogReplacesBuiltinEntry()
+    {
+        const CatalogLoadResult merged = loadDefaultCatalog({ kFixtures + QStringLiteral("/override") });
+        QVERIFY2(merged.ok(), qPrintable(merged.errors.join(QLatin1Char('\n'))));
+        const CatalogLoadResult plain = loadDefaultCatalog();
+        QCOMPARE(merged.catalog.signatures.size(), plain.catalog.signatures.size());
+        const int index = merged.catalog.indexOf(QStringLiteral("nccl-ib-completion-retry-exceeded"));
+        QCOMPARE(merged.catalog.signatures[static_cast<std::size_t>(index)].sourceFile,
+            QStringLiteral("override.json"));
+        QCOMPARE(merged.notes.size(), 1);
+        QVERIFY(merged.notes.first().contains(QLatin1String("replaces the entry from ib.json")));
+    }
+
+    void brokenCatalogKeepsGoodEntries()
+    {
+        const CatalogLoadResult loaded = loadCatalogDir(kFixtures + QStringLiteral("/broken"));
+        QStringList ids;
+        for (const Signature& s : loaded.catalog.signatures)
+            ids << s.id;
+        QCOMPARE(ids,
+            (QStringList { QStringLiteral("fixture-good-one"), QStringLiteral("fixture-good-two"),
+                QStringLiteral("fixture-mixed-good") }));
+        QCOMPARE(loaded.errors.size(), 3);
+        QVERIFY2(anyContains(loaded.errors,
+                     { QStringLiteral("bad-json.json: JSON parse error"), QStringLiteral("line 3") }),
+            qPrintable(loaded.errors.join(QLatin1Char('\n'))));
+        QVERIFY(anyContains(loaded.errors,
+            { QStringLiteral(
+                "mixed.json: entry 1 (fixture-bad-pattern): field 'patterns'[1]: RE2 error: missing )") }));
+        QVERIFY(anyContains(loaded.errors,
+            { QStringLiteral("mixed.json: entry 2 (fixture-missing-fix): field 'fix': missing") }));
+    }
+
+    void checkFindsExampleAndSiblingProblems()
+    {
+        const CatalogCheckReport report = checkCatalogDir(kFixtures + QStringLiteral("/failing-check"));
+        QVERIFY(!report.ok());
+        const QString all = report.problems.join(QLatin1Char('\n'));
+        QCOMPARE(report.problems.size(), 3);
+        QVERIFY2(all.contains(QLatin1String(
+                     "check.json: entry 0 (fixture-example-miss): field 'examples.match'[0]: not matched")),
+            qPrintable(all));
+        QVERIFY(all.contains(QLatin1String("check.json: entry 0 (fixture-example-miss): field 'siblings'[0]: "
+                                           "unknown id 'fixture-does-not-exist'")));
+        QVERIFY(all.contains(QLatin1String("check.json: entry 1 (fixture-nomatch-hit): field "
+                                           "'examples.no_match'[0]: matched by the entry")));
+        QVERIFY(report.summary().endsWith(QLatin1String("3 problems")));
+    }
+
+    void missingDirectoryIsAnError()
+    {
+        const CatalogLoadResult loaded = loadCatalogDir(kFixtures + QStringLiteral("/does-not-exist"));
+        QVERIFY(loaded.catalog.signatures.empty());
+        QCOMPARE(loaded.errors.size(), 1);
+        QVERIFY(loaded.errors.first().contains(QLatin1String("does not exist")));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestSignatureCatalog)
+#include "tst_signature_catalog.moc"

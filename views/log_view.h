@@ -1,0 +1,105 @@
+// A virtualised view of one log file: only the visible lines are read (through FileLines) and
+// painted. Line numbers, severity colours, the incident's signature hits marked, regex search,
+// a WARN-or-worse filter, jump to line, and Ctrl+C copy of the selected lines.
+#pragma once
+
+#include "file_lines.h"
+#include "log_model.h"
+
+#include <QAbstractScrollArea>
+#include <QRegularExpression>
+#include <memory>
+#include <vector>
+
+namespace rankscope {
+
+// A line of interest from the incident: an event and, when it matched one, its signature's title.
+struct LogMark
+{
+    qint64 line = 0; // 1-based
+    int lineCount = 1;
+    Severity severity = Severity::Info;
+    QString title;
+};
+
+class LogView : public QAbstractScrollArea
+{
+    Q_OBJECT
+
+public:
+    explicit LogView(QWidget* parent = nullptr);
+
+    // The events of `fileIndex` as marks; `signatureTitles[i]` names catalog entry i (else "signature i").
+    static std::vector<LogMark> marksFromIncident(
+        const Incident& incident, int fileIndex, const QStringList& signatureTitles = {});
+    // Opens the file, marks its events, scrolls to and highlights 1-based `line` (0 = top).
+    // Returns false and shows the error (naming the file) when it cannot be read.
+    bool showFile(
+        const Incident& incident, int fileIndex, qint64 line, const QStringList& signatureTitles = {});
+    bool openFile(const FileInfo& file, std::vector<LogMark> marks, qint64 line = 0);
+    QString errorString() const { return m_error; }
+    QString filePath() const { return m_lines ? m_lines->path() : QString(); }
+
+    qint64 lineCount() const { return m_lines ? m_lines->count() : 0; }
+    qint64 shownLineCount() const; // after the severity filter
+    bool isLineShown(qint64 line) const;
+    QString lineText(qint64 line) const; // 1-based
+    qint64 currentLine() const { return m_current; }
+    qint64 firstVisibleLine() const; // 1-based line at the top of the viewport, 0 when empty
+    qint64 lastVisibleLine() const;
+
+    // Scrolls to `line` (1-based, clamped; the nearest shown line under the filter) and highlights it.
+    void goToLine(qint64 line);
+    // Sets the search regex; an invalid one returns false with the message in `error`.
+    bool setSearchPattern(const QString& pattern, QString* error = nullptr);
+    QString searchPattern() const { return m_search.pattern(); }
+    // Next/previous shown line matching the pattern, wrapping; goes there and returns it, or -1.
+    qint64 findNext();
+    qint64 findPrevious();
+    void setWarnOnly(bool warnOnly); // show only WARN-or-worse lines (and marked lines)
+    bool warnOnly() const { return m_warnOnly; }
+
+    // Selected lines (1-based, inclusive), as text joined with '\n'.
+    QString selectedText() const;
+    void setSelection(qint64 first, qint64 last);
+    void copySelection() const;
+
+Q_SIGNALS:
+    void currentLineChanged(qint64 line);
+
+protected:
+    void paintEvent(QPaintEvent* event) override;
+    void resizeEvent(QResizeEvent* event) override;
+    void keyPressEvent(QKeyEvent* event) override;
+    void mousePressEvent(QMouseEvent* event) override;
+    void mouseMoveEvent(QMouseEvent* event) override;
+    void mouseReleaseEvent(QMouseEvent* event) override;
+    void scrollContentsBy(int dx, int dy) override;
+    void changeEvent(QEvent* event) override;
+
+private:
+    qint64 rowCount() const { return shownLineCount(); }
+    qint64 lineOfRow(qint64 row) const; // 1-based line
+    qint64 rowOfLine(qint64 line) const; // the row showing `line` or the next shown one
+    const LogMark* markAt(qint64 line) const;
+    Severity lineSeverity(qint64 line, const QString& text) const;
+    void rebuildFilter();
+    void updateScrollBars();
+    qint64 find(int direction);
+    int lineHeight() const;
+    int gutterWidth() const;
+    qint64 lineAtY(int y) const;
+    void paintLine(QPainter& painter, qint64 line, int y);
+
+    std::shared_ptr<FileLines> m_lines;
+    std::vector<LogMark> m_marks; // sorted by line
+    std::vector<qint64> m_shown; // shown lines when filtering (1-based)
+    bool m_warnOnly = false;
+    QRegularExpression m_search;
+    qint64 m_current = 0;
+    qint64 m_anchor = 0, m_selFirst = 0, m_selLast = 0;
+    int m_maxWidth = 0;
+    QString m_error;
+};
+
+} // namespace rankscope

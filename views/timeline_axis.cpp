@@ -1,0 +1,81 @@
+#include "timeline_axis.h"
+
+#include <QDateTime>
+#include <QFontMetrics>
+#include <QPainter>
+#include <QPalette>
+#include <array>
+#include <cmath>
+
+namespace rankscope {
+
+qint64 chooseTickStep(qint64 spanMs, int width, int minPixels)
+{
+    static constexpr std::array<qint64, 24> steps { 1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000,
+        10000, 15000, 30000, 60000, 120000, 300000, 600000, 900000, 1800000, 3600000, 7200000, 21600000 };
+    const double perPixel = static_cast<double>(qMax<qint64>(spanMs, 1)) / qMax(width, 1);
+    for (qint64 s : steps) {
+        if (static_cast<double>(s) / perPixel >= minPixels)
+            return s;
+    }
+    qint64 s = 86400000;
+    while (static_cast<double>(s) / perPixel < minPixels)
+        s *= 2;
+    return s;
+}
+
+QString formatAxisTime(qint64 ms, qint64 stepMs)
+{
+    const QDateTime t = QDateTime::fromMSecsSinceEpoch(ms, Qt::UTC);
+    if (stepMs < 1000)
+        return t.toString(QStringLiteral("HH:mm:ss.zzz"));
+    if (stepMs >= 86400000)
+        return t.toString(QStringLiteral("MM-dd HH:mm"));
+    return t.toString(QStringLiteral("HH:mm:ss"));
+}
+
+QString formatOffset(qint64 deltaMs, qint64 stepMs)
+{
+    const QChar sign = deltaMs < 0 ? u'-' : u'+';
+    const qint64 a = std::abs(deltaMs);
+    const qint64 h = a / 3600000, m = (a / 60000) % 60, s = (a / 1000) % 60, frac = a % 1000;
+    QString out = QString(sign);
+    if (h > 0)
+        out += QStringLiteral("%1:").arg(h);
+    out += QStringLiteral("%1:%2").arg(m, 2, 10, QLatin1Char('0')).arg(s, 2, 10, QLatin1Char('0'));
+    if (stepMs < 1000)
+        out += QStringLiteral(".%1").arg(frac, 3, 10, QLatin1Char('0'));
+    return out;
+}
+
+void paintTimeAxis(QPainter& painter, const QRect& rect, const TimelineMapping& mapping, qint64 referenceMs,
+    const QPalette& palette)
+{
+    const QFontMetrics fm(painter.font());
+    const int line = fm.height();
+    painter.fillRect(rect, palette.color(QPalette::Window));
+    painter.setPen(palette.color(QPalette::Mid));
+    painter.drawLine(rect.left(), rect.bottom(), rect.right(), rect.bottom());
+    const int minPixels = fm.horizontalAdvance(QStringLiteral("00:00:00.000")) + fm.averageCharWidth() * 2;
+    const qint64 step = chooseTickStep(mapping.span(), mapping.width, minPixels);
+    // Ticks are aligned to the reference (offset +0) when there is one, else to whole steps.
+    const qint64 origin = referenceMs >= 0 ? referenceMs : 0;
+    qint64 t = origin + ((mapping.start - origin) / step) * step;
+    if (t < mapping.start)
+        t += step;
+    for (; t <= mapping.end; t += step) {
+        const int x = rect.left() + static_cast<int>(std::floor(mapping.mapTimeToX(t)));
+        painter.setPen(palette.color(QPalette::Mid));
+        painter.drawLine(x, rect.bottom() - line / 3, x, rect.bottom());
+        if (x + 3 + fm.horizontalAdvance(formatAxisTime(t, step)) > rect.right())
+            break; // no half-cut labels at the right edge
+        painter.setPen(palette.color(QPalette::WindowText));
+        painter.drawText(x + 3, rect.top() + fm.ascent() + 2, formatAxisTime(t, step));
+        if (referenceMs >= 0) {
+            painter.setPen(palette.color(QPalette::PlaceholderText));
+            painter.drawText(x + 3, rect.top() + line + fm.ascent() + 2, formatOffset(t - referenceMs, step));
+        }
+    }
+}
+
+} // namespace rankscope

@@ -1,0 +1,29 @@
+// The time axis above the timeline: absolute wall-clock ticks and, under them, the offset from
+// the initiating event ("02:17:44" over "+10:00").
+#pragma once
+
+#include "timeline_mapping.h"
+
+#include <QString>
+
+class QPainter;
+class QPalette;
+class QRect;
+
+namespace rankscope {
+
+// A "nice" tick step (1, 2, 5 × 10^k ms, then seconds, minutes, hours) giving ticks at least
+// `minPixels` apart across `width` pixels showing `spanMs`.
+qint64 chooseTickStep(qint64 spanMs, int width, int minPixels);
+
+// "02:17:44", with ".250" when the step is below a second (UTC, as log stamps are read).
+QString formatAxisTime(qint64 ms, qint64 stepMs);
+// "+10:00", "-00:05", "+1:02:03", "+0.250" relative to the initiating event.
+QString formatOffset(qint64 deltaMs, qint64 stepMs);
+
+// Paints ticks and labels into `rect` (two text lines); plot x = rect.left() + mapping.mapTimeToX.
+// `referenceMs` is the initiating event's time, or -1 to omit the offset line.
+void paintTimeAxis(QPainter& painter, const QRect& rect, const TimelineMapping& mapping, qint64 referenceMs,
+    const QPalette& palette);
+
+} // namespace rankscope

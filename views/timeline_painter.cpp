@@ -1,0 +1,210 @@
+#include "timeline_painter.h"
+
+#include "severity_palette.h"
+
+#include <QDateTime>
+#include <QFontMetrics>
+#include <QPainter>
+#include <array>
+#include <cmath>
+
+namespace rankscope {
+
+int TimelineGeometry::rowAt(int y, int rowCount) const
+{
+    if (y < axisHeight || rowHeight <= 0)
+        return -1;
+    const int row = (y - axisHeight + scrollY) / rowHeight;
+    return row < rowCount ? row : -1;
+}
+
+TimelinePainter::TimelinePainter(const TimelineModel& model, const TimelineMapping& mapping,
+    const TimelineGeometry& geometry, const QPalette& palette)
+    : m_model(model)
+    , m_mapping(mapping)
+    , m_geo(geometry)
+    , m_palette(palette)
+{
+}
+
+int TimelinePainter::xOf(qint64 ms) const
+{
+    return m_geo.plotLeft() + static_cast<int>(std::floor(m_mapping.mapTimeToX(ms)));
+}
+
+void TimelinePainter::paintRows(QPainter& painter, int selectedEvent)
+{
+    const int plotHeight = m_geo.viewport.height() - m_geo.axisHeight;
+    painter.save();
+    painter.setClipRect(0, m_geo.axisHeight, m_geo.viewport.width(), plotHeight);
+    painter.setRenderHint(QPainter::Antialiasing, false);
+    // Only the rows intersecting the viewport are touched.
+    const int first = qMax(0, m_geo.scrollY / qMax(1, m_geo.rowHeight));
+    const int last = qMin(m_model.rowCount() - 1, (m_geo.scrollY + plotHeight) / qMax(1, m_geo.rowHeight));
+    for (int r = first; r <= last; ++r) {
+        const int top = m_geo.rowTop(r);
+        if (m_model.row(r).kind == TimelineRowKind::HostHeader)
+            paintHeaderRow(painter, r, top);
+        else
+            paintLaneRow(painter, r, top, selectedEvent);
+    }
+    painter.setPen(m_palette.color(QPalette::Mid));
+    painter.drawLine(m_geo.gutterWidth - 1, m_geo.axisHeight, m_geo.gutterWidth - 1, m_geo.viewport.bottom());
+    painter.restore();
+}
+
+void TimelinePainter::paintHeaderRow(QPainter& painter, int row, int top)
+{
+    const int g = m_model.row(row).group;
+    const TimelineHostGroup& group = m_model.group(g);
+    const bool collapsed = m_model.isCollapsed(group.host);
+    painter.fillRect(
+        QRect(0, top, m_geo.viewport.width(), m_geo.rowHeight), m_palette.color(QPalette::Button));
+    const QFont plain = painter.font();
+    QFont bold = plain;
+    bold.setBold(true);
+    painter.setFont(bold);
+    painter.setPen(m_palette.color(QPalette::ButtonText));
+    const int shown = m_model.groupShownLanes(g);
+    const QString text = (collapsed ? QStringLiteral("▸ ") : QStringLiteral("▾ ")) + m_model.groupLabel(g)
+        + QStringLiteral("  (%1 rank%2)").arg(shown).arg(shown == 1 ? QString() : QStringLiteral("s"));
+    const QFontMetrics fm(bold);
+    painter.drawText(QRect(4, top, m_geo.gutterWidth - 8, m_geo.rowHeight), Qt::AlignVCenter | Qt::AlignLeft,
+        fm.elidedText(text, Qt::ElideRight, m_geo.gutterWidth - 8));
+    painter.setFont(plain);
+    if (!collapsed)
+        return;
+    // A collapsed host shows the union of its ranks' strokes.
+    m_bins.assign(static_cast<size_t>(m_mapping.width), PixelBin {});
+    for (int l : group.lanes) {
+        if (!m_model.laneShown(l))
+            continue;
+        binLane(m_model.lane(l), m_mapping, -1, m_laneBins);
+        for (size_t c = 0; c < m_bins.size(); ++c) {
+            m_bins[c].severity = qMax(m_bins[c].severity, m_laneBins[c].severity);
+            m_bins[c].flags |= m_laneBins[c].flags;
+        }
+    }
+    paintBins(painter, top, false);
+}
+
+void TimelinePainter::paintLaneRow(QPainter& painter, int row, int top, int selectedEvent)
+{
+    const TimelineLane& lane = m_model.lane(m_model.row(row).lane);
+    const QRect rowRect(0, top, m_geo.viewport.width(), m_geo.rowHeight);
+    if (row % 2)
+        painter.fillRect(rowRect, m_palette.color(QPalette::AlternateBase));
+    if (lane.inferredOnly) { // a lighter tint: these times are guesses
+        QColor tint = m_palette.color(QPalette::Mid);
+        tint.setAlpha(40);
+        painter.fillRect(rowRect, tint);
+    }
+    if (lane.suspect) { // hatched: the diagnosis points here
+        QColor hatch = initiatingColor();
+        hatch.setAlpha(60);
+        painter.fillRect(rowRect, QBrush(hatch, Qt::BDiagPattern));
+    }
+    // Gutter: label, then the "suspect" badge at its right end.
+    const QFontMetrics fm(painter.font());
+    int labelRight = m_geo.gutterWidth - 6;
+    if (lane.suspect) {
+        const QString badge = QStringLiteral("suspect");
+        const int w = fm.horizontalAdvance(badge) + fm.averageCharWidth();
+        const QRect box(labelRight - w, top + 1, w, m_geo.rowHeight - 2);
+        painter.fillRect(box, initiatingColor());
+        painter.setPen(Qt::white);
+        painter.drawText(box, Qt::AlignCenter, badge);
+        labelRight = box.left() - 4;
+    }
+    QString label = lane.label;
+    if (lane.untimedEvents > 0)
+        label += QStringLiteral(" (+%1 untimed)").arg(lane.untimedEvents);
+    const int indent = lane.kind == TimelineRowKind::Rank ? fm.averageCharWidth() * 3 : 4;
+    QFont font = painter.font();
+    const QFont plain = font;
+    font.setItalic(lane.inferredOnly);
+    painter.setFont(font);
+    painter.setPen(m_palette.color(lane.inferredOnly ? QPalette::PlaceholderText : QPalette::Text));
+    const QRect labelRect(indent, top, qMax(0, labelRight - indent), m_geo.rowHeight);
+    const QString elided = QFontMetrics(font).elidedText(label, Qt::ElideRight, labelRect.width());
+    painter.drawText(labelRect, Qt::AlignVCenter | Qt::AlignLeft, elided);
+    if (lane.inferredOnly) { // dashed underline: "inferred times"
+        QPen dash(m_palette.color(QPalette::PlaceholderText), 1, Qt::DashLine);
+        painter.setPen(dash);
+        const int y = top + m_geo.rowHeight - 2;
+        painter.drawLine(indent, y, indent + QFontMetrics(font).horizontalAdvance(elided), y);
+    }
+    painter.setFont(plain);
+    binLane(lane, m_mapping, selectedEvent, m_bins);
+    paintBins(painter, top, lane.inferredOnly);
+}
+
+void TimelinePainter::paintBins(QPainter& painter, int top, bool dim)
+{
+    // One list per colour, one drawRects call per list: at most one primitive per column.
+    auto& bySeverity = m_bySeverity;
+    auto& collateral = m_collateral;
+    for (auto& list : bySeverity)
+        list.clear();
+    collateral.clear();
+    const int h = qMax(2, m_geo.rowHeight - 4);
+    const int y = top + 2;
+    const int left = m_geo.plotLeft();
+    for (size_t c = 0; c < m_bins.size(); ++c) {
+        const PixelBin& bin = m_bins[c];
+        const int x = left + static_cast<int>(c);
+        if (bin.severity >= 0) {
+            const auto sev = static_cast<size_t>(bin.severity);
+            // INFO strokes are half height so that problems stand out.
+            if (sev == 0)
+                bySeverity[0].push_back(QRect(x, y + h / 4, 1, qMax(1, h / 2)));
+            else
+                bySeverity[sev].push_back(QRect(x, y, 1, h));
+        } else if (bin.flags & BinFlag::Collateral) {
+            // Hollow: only the ends of the stroke, so collateral reads as "consequence".
+            collateral.push_back(QRect(x, y, 1, qMax(1, h / 3)));
+            collateral.push_back(QRect(x, y + h - qMax(1, h / 3), 1, qMax(1, h / 3)));
+        }
+    }
+    painter.setPen(Qt::NoPen);
+    for (size_t s = 0; s < bySeverity.size(); ++s) {
+        if (bySeverity[s].isEmpty())
+            continue;
+        QColor color = severityColor(static_cast<Severity>(s), m_palette);
+        if (dim)
+            color.setAlpha(130);
+        painter.setBrush(color);
+        painter.drawRects(bySeverity[s]);
+    }
+    if (!collateral.isEmpty()) {
+        painter.setBrush(collateralColor(m_palette));
+        painter.drawRects(collateral);
+    }
+    painter.setBrush(Qt::NoBrush);
+}
+
+void TimelinePainter::ring(QPainter& painter, int x, int yCenter, const QColor& color, int width)
+{
+    const int r = qMax(3, m_geo.rowHeight / 2);
+    painter.save();
+    painter.setRenderHint(QPainter::Antialiasing, true);
+    painter.setPen(QPen(color, width));
+    painter.setBrush(Qt::NoBrush);
+    painter.drawEllipse(QPointF(x + 0.5, yCenter), r, r);
+    painter.restore();
+}
+
+void TimelinePainter::paintSelectionRing(QPainter& painter, int selectedEvent)
+{
+    const int row = m_model.rowOfLane(m_model.laneOfEvent(selectedEvent));
+    if (row < 0 || !m_model.incident()->events[static_cast<size_t>(selectedEvent)].time.valid)
+        return;
+    const int x = xOf(m_model.eventTime(selectedEvent));
+    if (x < m_geo.plotLeft() || x >= m_geo.plotLeft() + m_geo.plotWidth())
+        return;
+    painter.save();
+    painter.setClipRect(m_geo.plotLeft(), m_geo.axisHeight, m_geo.plotWidth() + 4, m_geo.viewport.height());
+    ring(painter, x, m_geo.rowTop(row) + m_geo.rowHeight / 2, m_palette.color(QPalette::Highlight), 2);
+    painter.restore();
+}
+} // namespace rankscope
