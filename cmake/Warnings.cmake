@@ -2,7 +2,7 @@
 add_library(rankscope_warnings INTERFACE)
 target_compile_options(rankscope_warnings INTERFACE
   -Wall -Wextra -Wpedantic -Wshadow -Wconversion -Wsign-conversion -Wnon-virtual-dtor
-  -Wold-style-cast -Wcast-align -Woverloaded-virtual -Wnull-dereference -Wdouble-promotion
+  -Wold-style-cast -Wcast-align -Woverloaded-virtual -Wdouble-promotion
   -Wformat=2 -Wimplicit-fallthrough)
 target_compile_definitions(rankscope_warnings INTERFACE
   QT_NO_CAST_FROM_ASCII QT_NO_CAST_TO_ASCII QT_NO_URL_CAST_FROM_STRING
