@@ -223,8 +223,8 @@ void DiagnosisPane::setDiagnosis(const Incident* inc, const Diagnosis* d, const 
         fix->setTextFormat(Qt::PlainText);
         fix->setTextInteractionFlags(Qt::TextSelectableByMouse);
         fix->setAlignment(Qt::AlignTop | Qt::AlignLeft);
-        h->addWidget(section(tr("Fix"), fix), 1);
-        h->addWidget(section(tr("Verify (copy and run yourself)"), commandList(d->verify)), 1);
+        h->addWidget(section(tr("Fix"), fix), 1, Qt::AlignTop);
+        h->addWidget(section(tr("Verify (copy and run yourself)"), commandList(d->verify)), 1, Qt::AlignTop);
         m_layout->addWidget(columns);
         m_fix = d->fix;
         m_verify = d->verify;

@@ -23,6 +23,7 @@ class TimelineView;
 class DiagnosisPane;
 class LogView;
 class TopologyView;
+class LogPanel;
 
 class MainWindow : public QMainWindow
 {
@@ -41,7 +42,7 @@ public:
 
     TimelineView* timeline() const { return m_timeline; }
     DiagnosisPane* diagnosisPane() const { return m_diagnosis; }
-    LogView* logView() const { return m_log; }
+    LogView* logView() const;
     TopologyView* topologyView() const { return m_topology; }
     bool exportReport(const QString& basePath, QString* error); // writes basePath.md and basePath.html
 
@@ -71,7 +72,7 @@ private:
 
     TimelineView* m_timeline = nullptr;
     DiagnosisPane* m_diagnosis = nullptr;
-    LogView* m_log = nullptr;
+    LogPanel* m_log = nullptr;
     TopologyView* m_topology = nullptr;
     QTreeWidget* m_ranks = nullptr;
     QLabel* m_banner = nullptr;

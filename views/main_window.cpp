@@ -1,6 +1,7 @@
 #include "main_window.h"
 
 #include "diagnosis_pane.h"
+#include "log_panel.h"
 #include "log_view.h"
 #include "report_export.h"
 #include "timeline_view.h"
@@ -138,7 +139,7 @@ void MainWindow::buildDocks()
     // First start: the answer (diagnosis) gets the most room, then the timeline.
     resizeDocks({ ranks, diag }, { 260, 760 }, Qt::Horizontal);
 
-    m_log = new LogView;
+    m_log = new LogPanel;
     QDockWidget* log = dock(tr("Log"), QStringLiteral("log"), m_log, Qt::BottomDockWidgetArea);
     m_topology = new TopologyView;
     QDockWidget* topo =
@@ -222,6 +223,11 @@ void MainWindow::addTopology(const QStringList& paths)
     AnalysisRequest r = m_request;
     r.topologyPaths << paths;
     start(r);
+}
+
+LogView* MainWindow::logView() const
+{
+    return m_log->view();
 }
 
 bool MainWindow::isLoading() const
@@ -338,7 +344,15 @@ void MainWindow::showEvent(int eventIndex)
     if (!a || eventIndex < 0 || eventIndex >= static_cast<int>(a->incident.events.size()))
         return;
     const LogEvent& e = a->incident.events[static_cast<size_t>(eventIndex)];
-    m_log->showFile(a->incident, e.file, e.line);
+    QStringList titles;
+    for (const Signature& sig : m_analysis->catalog.catalog.signatures)
+        titles << sig.title;
+    m_log->view()->showFile(a->incident, e.file, e.line, titles);
+    const FileInfo& f = a->incident.files[static_cast<size_t>(e.file)];
+    m_log->setFileLabel(QStringLiteral("<b>%1</b> · line %2 · rank %3")
+                            .arg(f.displayPath.toHtmlEscaped())
+                            .arg(e.line)
+                            .arg(e.rank >= 0 ? QString::number(e.rank) : tr("unattributed")));
     if (m_timeline->selectedEvent() != eventIndex)
         m_timeline->selectEvent(eventIndex);
 }

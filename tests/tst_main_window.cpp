@@ -1,0 +1,166 @@
+// The window on the bundled demo incident, offscreen: what the user sees first, and every way in.
+#include "diagnosis_pane.h"
+#include "log_view.h"
+#include "main_window.h"
+#include "timeline_view.h"
+#include "topology_view.h"
+
+#include <QApplication>
+#include <QClipboard>
+#include <QMimeData>
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QtTest>
+
+using namespace rankscope;
+
+namespace {
+
+const QString kDemo = QStringLiteral(RANKSCOPE_SOURCE_DIR "/resources/demo");
+
+bool waitForAnalysis(MainWindow& w)
+{
+    if (!w.isLoading())
+        return true;
+    QSignalSpy spy(&w, &MainWindow::analysisFinished);
+    return spy.wait(60000);
+}
+
+void drop(MainWindow& w, QMimeData* mime)
+{
+    const QPoint at(w.width() / 2, w.height() / 2);
+    QDragEnterEvent enter(at, Qt::CopyAction, mime, Qt::LeftButton, Qt::NoModifier);
+    QApplication::sendEvent(&w, &enter);
+    QVERIFY(enter.isAccepted());
+    QDropEvent dropEvent(QPointF(at), Qt::CopyAction, mime, Qt::LeftButton, Qt::NoModifier);
+    QApplication::sendEvent(&w, &dropEvent);
+}
+
+} // namespace
+
+class TestMainWindow : public QObject
+{
+    Q_OBJECT
+private Q_SLOTS:
+    void initTestCase() { QStandardPaths::setTestModeEnabled(true); }
+
+    void demoHighlightsInitiatingEvent()
+    {
+        MainWindow w;
+        w.resize(1600, 1000);
+        w.show();
+        w.openPaths({ kDemo });
+        QVERIFY(waitForAnalysis(w));
+        const AttemptAnalysis* a = w.currentAttempt();
+        QVERIFY(a);
+        const int init = a->diagnosis.initiatingEvent;
+        QVERIFY(init >= 0);
+        const LogEvent& e = a->incident.events[static_cast<size_t>(init)];
+        QCOMPARE(e.rank, 7);
+        QVERIFY(e.text.contains(QLatin1String("Direct RDMA write between GPU NUMA")));
+        QCOMPARE(a->incident.files[static_cast<size_t>(e.file)].displayPath,
+            QStringLiteral("nccl.gpu-a02.52117.log"));
+        // The timeline draws the marker for it, and the log view shows its line.
+        QVERIFY(w.timeline()->initiatingMarkerX() >= 0);
+        QCOMPARE(w.logView()->currentLine(), e.line);
+        QVERIFY(w.diagnosisPane()->headlineText().contains(QLatin1String("Rank 7")));
+    }
+
+    void topologyMarksSysEdge()
+    {
+        MainWindow w;
+        w.show();
+        w.openPaths({ kDemo });
+        QVERIFY(waitForAnalysis(w));
+        QCOMPARE(w.topologyView()->currentHost(), QStringLiteral("gpu-a02"));
+        bool sys = false;
+        for (const auto& edge : w.topologyView()->edges()) {
+            if (edge.isSys && edge.highlighted && edge.dashed)
+                sys = true;
+        }
+        QVERIFY(sys);
+        QVERIFY(w.topologyView()->gpuBoxText(3).contains(QLatin1String("rank 7")));
+    }
+
+    void diagnosisShowsFixAndVerify()
+    {
+        MainWindow w;
+        w.show();
+        w.openPaths({ kDemo });
+        QVERIFY(waitForAnalysis(w));
+        QVERIFY(!w.diagnosisPane()->fixText().isEmpty());
+        QVERIFY(w.diagnosisPane()->fixText().contains(
+            QLatin1String("NCCL_IB_HCA=mlx5_1"))); // the per-local-rank mapping
+        const QString verify = w.diagnosisPane()->verifyCommands().join(QLatin1Char('\n'));
+        QVERIFY2(verify.contains(QLatin1String("rg -n -F --")), qPrintable(verify));
+        QVERIFY(w.diagnosisPane()->checklistCount() >= 4);
+    }
+
+    void dropFolderLoadsIt()
+    {
+        MainWindow w;
+        w.show();
+        auto* mime = new QMimeData;
+        mime->setUrls({ QUrl::fromLocalFile(QStringLiteral(RANKSCOPE_TEST_DATA "/sample-job")) });
+        drop(w, mime);
+        QVERIFY(waitForAnalysis(w));
+        QVERIFY(w.currentAttempt());
+        QCOMPARE(w.currentAttempt()->incident.files.size(), size_t(4));
+        delete mime;
+    }
+
+    void dropTextBecomesIncident()
+    {
+        MainWindow w;
+        w.show();
+        QFile f(QStringLiteral(RANKSCOPE_TEST_DATA "/diagnosis/pasted-oom-traceback.txt"));
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        auto* mime = new QMimeData;
+        mime->setText(QString::fromUtf8(f.readAll()));
+        drop(w, mime);
+        QVERIFY(waitForAnalysis(w));
+        QVERIFY(w.currentAttempt());
+        QVERIFY(w.currentAttempt()->diagnosis.failureFound);
+        delete mime;
+    }
+
+    void pasteTraceback()
+    {
+        MainWindow w;
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QApplication::clipboard()->setText(
+            QStringLiteral("[rank3]:[E314 02:17:44.791203518 ProcessGroupNCCL.cpp:593] [Rank 3] Watchdog "
+                           "caught collective operation timeout: "
+                           "WorkNCCL(SeqNum=12, OpType=ALLREDUCE, NumelIn=1, NumelOut=1, Timeout(ms)=600000) "
+                           "ran for 600012 milliseconds before timing out.\n"));
+        QTest::keyClick(&w, Qt::Key_V, Qt::ControlModifier);
+        QVERIFY(waitForAnalysis(w));
+        QVERIFY(w.currentAttempt());
+        const Incident& inc = w.currentAttempt()->incident;
+        QCOMPARE(inc.files.front().path, QStringLiteral("<pasted text>"));
+        QCOMPARE(inc.events.front().rank, 3);
+    }
+
+    void exportWritesBothFiles()
+    {
+        MainWindow w;
+        w.show();
+        w.openPaths({ kDemo });
+        QVERIFY(waitForAnalysis(w));
+        QTemporaryDir dir;
+        QString error;
+        QVERIFY2(w.exportReport(dir.filePath(QStringLiteral("report")), &error), qPrintable(error));
+        QFile md(dir.filePath(QStringLiteral("report.md")));
+        QFile html(dir.filePath(QStringLiteral("report.html")));
+        QVERIFY(md.open(QIODevice::ReadOnly) && html.open(QIODevice::ReadOnly));
+        QVERIFY(md.readAll().contains("Rank 7"));
+        const QByteArray page = html.readAll();
+        QVERIFY(page.contains("data:image/png;base64,")); // the timeline image
+        QVERIFY(page.contains("data:image/svg+xml;base64,")); // the topology SVG
+    }
+};
+
+QTEST_MAIN(TestMainWindow)
+#include "tst_main_window.moc"

@@ -1,0 +1,81 @@
+#include "log_panel.h"
+
+#include "log_view.h"
+
+#include <QCheckBox>
+#include <QHBoxLayout>
+#include <QIntValidator>
+#include <QLabel>
+#include <QLineEdit>
+#include <QToolButton>
+#include <QVBoxLayout>
+
+namespace rankscope {
+
+LogPanel::LogPanel(QWidget* parent)
+    : QWidget(parent)
+{
+    auto* v = new QVBoxLayout(this);
+    v->setContentsMargins(0, 0, 0, 0);
+    v->setSpacing(2);
+    auto* bar = new QHBoxLayout;
+    bar->setContentsMargins(4, 2, 4, 0);
+    m_file = new QLabel;
+    m_file->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_search = new QLineEdit;
+    m_search->setPlaceholderText(tr("Search (regex)…"));
+    m_search->setClearButtonEnabled(true);
+    m_search->setMaximumWidth(320);
+    auto* prev = new QToolButton;
+    prev->setText(tr("◀"));
+    prev->setToolTip(tr("Previous match (Shift+F3)"));
+    auto* next = new QToolButton;
+    next->setText(tr("▶"));
+    next->setToolTip(tr("Next match (F3 or Enter)"));
+    m_warnOnly = new QCheckBox(tr("WARN+ only"));
+    m_line = new QLineEdit;
+    m_line->setPlaceholderText(tr("line"));
+    m_line->setValidator(new QIntValidator(1, 2'000'000'000, m_line));
+    m_line->setMaximumWidth(90);
+    m_message = new QLabel;
+    bar->addWidget(m_file, 1);
+    bar->addWidget(m_message);
+    bar->addWidget(m_search);
+    bar->addWidget(prev);
+    bar->addWidget(next);
+    bar->addWidget(m_warnOnly);
+    bar->addWidget(new QLabel(tr("Go to:")));
+    bar->addWidget(m_line);
+    v->addLayout(bar);
+    m_view = new LogView;
+    v->addWidget(m_view, 1);
+
+    connect(m_search, &QLineEdit::returnPressed, this, [this] { search(true); });
+    connect(next, &QToolButton::clicked, this, [this] { search(true); });
+    connect(prev, &QToolButton::clicked, this, [this] { search(false); });
+    connect(m_warnOnly, &QCheckBox::toggled, m_view, &LogView::setWarnOnly);
+    connect(
+        m_line, &QLineEdit::returnPressed, this, [this] { m_view->goToLine(m_line->text().toLongLong()); });
+}
+
+void LogPanel::setFileLabel(const QString& text)
+{
+    m_file->setText(text);
+}
+QString LogPanel::searchMessage() const
+{
+    return m_message->text();
+}
+
+void LogPanel::search(bool forward)
+{
+    QString error;
+    if (m_search->text() != m_view->searchPattern() && !m_view->setSearchPattern(m_search->text(), &error)) {
+        m_message->setText(tr("invalid regex: %1").arg(error));
+        return;
+    }
+    const qint64 hit = forward ? m_view->findNext() : m_view->findPrevious();
+    m_message->setText(hit < 0 ? tr("no match") : QString());
+}
+
+} // namespace rankscope
