@@ -2,6 +2,7 @@
 
 #include "cli_signatures.h"
 #include "cli_topology.h"
+#include "cli_verify.h"
 
 #include <QTextStream>
 #include <cstdio>
@@ -15,7 +16,8 @@ const char* kUsage =
     "  rankscope [PATH...]                         open the window (log folders, files, topology captures)\n"
     "  rankscope --screenshot FILE [PATH...]       render the window to a PNG and exit\n"
     "  rankscope diagnose PATH... [--topology FILE]... [--format text|json|markdown] [--signatures DIR]\n"
-    "                     [--attempt N]\n"
+    "                     [--attempt N] [--control HEALTHY_RUN]\n"
+    "  rankscope verify --before PATH --after PATH [--format text|json]   (exit 0 PASS, 1 FAIL)\n"
     "  rankscope topology FILE... [--host NAME] [--logs PATH] [--format text|json]\n"
     "  rankscope capture-topology [-o FILE]\n"
     "  rankscope signatures check [DIR] | signatures list\n"
@@ -28,7 +30,7 @@ bool isCliInvocation(const QStringList& args)
     if (args.isEmpty())
         return false;
     static const QStringList commands { QStringLiteral("diagnose"), QStringLiteral("topology"),
-        QStringLiteral("capture-topology"), QStringLiteral("signatures"), QStringLiteral("--version"),
+        QStringLiteral("capture-topology"), QStringLiteral("signatures"), QStringLiteral("verify"), QStringLiteral("--version"),
         QStringLiteral("-v"), QStringLiteral("--help"), QStringLiteral("-h"), QStringLiteral("help") };
     return commands.contains(args.front());
 }
@@ -53,6 +55,8 @@ int runCli(const QStringList& args)
         return runCaptureTopologyCommand(rest);
     if (cmd == QLatin1String("signatures"))
         return runSignaturesCommand(rest);
+    if (cmd == QLatin1String("verify"))
+        return runVerifyCommand(rest);
     std::fputs(kUsage, stderr);
     return 64;
 }

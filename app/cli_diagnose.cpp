@@ -1,5 +1,6 @@
 // `rankscope diagnose PATH...`: the analysis and a report on stdout.
 #include "analysis.h"
+#include "control_compare.h"
 #include "cli.h"
 #include "report.h"
 #include "topology_report.h"
@@ -23,12 +24,13 @@ int runDiagnoseCommand(const QStringList& args)
     AnalysisRequest request;
     QString format = QStringLiteral("text");
     int attempt = -1;
+    QString controlPath;
     for (int i = 0; i < args.size(); ++i) {
         const QString& a = args[i];
         const bool takesValue = a == QLatin1String("--format") || a == QLatin1String("-f")
             || a == QLatin1String("--topology") || a == QLatin1String("-t")
             || a == QLatin1String("--signatures") || a == QLatin1String("--attempt")
-            || a == QLatin1String("--host");
+            || a == QLatin1String("--host") || a == QLatin1String("--control");
         if (takesValue && i + 1 >= args.size()) {
             printErr(QStringLiteral("%1 needs a value").arg(a));
             return 64;
@@ -43,6 +45,8 @@ int runDiagnoseCommand(const QStringList& args)
             attempt = args[++i].toInt();
         else if (a == QLatin1String("--host"))
             request.topologyHost = args[++i];
+        else if (a == QLatin1String("--control"))
+            controlPath = args[++i];
         else if (a.startsWith(QLatin1String("--"))) {
             printErr(QStringLiteral("unknown option %1").arg(a));
             return 64;
@@ -87,13 +91,31 @@ int runDiagnoseCommand(const QStringList& args)
         report.topology = topologyToJson(analysis.topology, &a.placement);
         report.topologyText = placementText(analysis.topology, a.placement);
     }
+    // A healthy run as a control: the first line before the failure that differs from it.
+    bool haveDivergence = false;
+    Divergence divergence;
+    if (!controlPath.isEmpty()) {
+        AnalysisRequest cr;
+        cr.logPaths << controlPath;
+        cr.signatureDirs = request.signatureDirs;
+        const Analysis control = analyze(cr);
+        if (const AttemptAnalysis* c = control.currentAttempt()) {
+            divergence = compareWithControl(a.incident, a.diagnosis, c->incident);
+            haveDivergence = true;
+        } else {
+            printErr(QStringLiteral("--control %1: %2").arg(controlPath, control.error));
+        }
+    }
     QByteArray out;
-    if (format == QLatin1String("json"))
-        out = QJsonDocument(reportJson(report)).toJson(QJsonDocument::Indented);
-    else if (format == QLatin1String("markdown"))
-        out = reportMarkdown(report).toUtf8();
-    else
-        out = reportText(report).toUtf8();
+    if (format == QLatin1String("json")) {
+        QJsonObject json = reportJson(report);
+        json.insert(QStringLiteral("divergence"), haveDivergence ? QJsonValue(divergenceToJson(divergence)) : QJsonValue());
+        out = QJsonDocument(json).toJson(QJsonDocument::Indented);
+    } else {
+        out = (format == QLatin1String("markdown") ? reportMarkdown(report) : reportText(report)).toUtf8();
+        if (haveDivergence)
+            out += "\nDIVERGENCE FROM THE HEALTHY RUN\n" + divergenceToText(divergence).toUtf8();
+    }
     std::fwrite(out.constData(), 1, static_cast<size_t>(out.size()), stdout);
     return 0;
 }

@@ -25,7 +25,8 @@ int runVerifyCommand(const QStringList& args)
     for (int i = 0; i < args.size(); ++i) {
         const QString& a = args[i];
         const bool known = a == QLatin1String("--before") || a == QLatin1String("--after")
-            || a == QLatin1String("--format") || a == QLatin1String("-f") || a == QLatin1String("--signatures");
+            || a == QLatin1String("--format") || a == QLatin1String("-f")
+            || a == QLatin1String("--signatures");
         if (!known) {
             printErr(QStringLiteral("unknown argument %1 (use --before PATH --after PATH)").arg(a));
             return 64;
@@ -49,7 +50,8 @@ int runVerifyCommand(const QStringList& args)
         return 64;
     }
     if (before.logPaths.isEmpty() || after.logPaths.isEmpty()) {
-        printErr(QStringLiteral("give both --before PATH (the failing run) and --after PATH (the run after the fix)"));
+        printErr(QStringLiteral(
+            "give both --before PATH (the failing run) and --after PATH (the run after the fix)"));
         return 64;
     }
     before.signatureDirs = signatureDirs;
@@ -60,9 +62,11 @@ int runVerifyCommand(const QStringList& args)
         printErr(QStringLiteral("signature catalog: %1").arg(e));
     if (b.attempts.empty() || a.attempts.empty()) {
         if (b.attempts.empty())
-            printErr(QStringLiteral("--before %1: %2").arg(before.logPaths.join(QStringLiteral(", ")), b.error));
+            printErr(
+                QStringLiteral("--before %1: %2").arg(before.logPaths.join(QStringLiteral(", ")), b.error));
         if (a.attempts.empty())
-            printErr(QStringLiteral("--after %1: %2").arg(after.logPaths.join(QStringLiteral(", ")), a.error));
+            printErr(
+                QStringLiteral("--after %1: %2").arg(after.logPaths.join(QStringLiteral(", ")), a.error));
         return 2;
     }
     const VerifyResult result = verifyFix(b, a);

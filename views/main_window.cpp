@@ -1,6 +1,10 @@
 #include "main_window.h"
 
+#include "control_compare.h"
 #include "diagnosis_pane.h"
+#include "divergence_view.h"
+#include "verify_fix.h"
+#include "verify_view.h"
 #include "log_panel.h"
 #include "log_view.h"
 #include "report_export.h"
@@ -145,6 +149,12 @@ void MainWindow::buildDocks()
     QDockWidget* topo =
         dock(tr("Topology"), QStringLiteral("topology"), m_topology, Qt::BottomDockWidgetArea);
     tabifyDockWidget(log, topo);
+    m_divergence = new DivergenceView;
+    QDockWidget* div = dock(tr("Divergence"), QStringLiteral("divergence"), m_divergence, Qt::BottomDockWidgetArea);
+    tabifyDockWidget(topo, div);
+    m_verify = new VerifyView;
+    QDockWidget* ver = dock(tr("Verify Fix"), QStringLiteral("verify"), m_verify, Qt::BottomDockWidgetArea);
+    tabifyDockWidget(div, ver);
     log->raise();
 }
 
@@ -169,6 +179,16 @@ void MainWindow::buildMenus()
             addTopology(files);
     });
     openTopo->setShortcut(QKeySequence(tr("Ctrl+T")));
+    file->addAction(tr("&Compare with Healthy Run…"), this, [this] {
+        const QString dir = QFileDialog::getExistingDirectory(this, tr("Healthy run (control)"));
+        if (!dir.isEmpty())
+            compareWithHealthyRun(dir);
+    });
+    file->addAction(tr("&Verify Fix With…"), this, [this] {
+        const QString dir = QFileDialog::getExistingDirectory(this, tr("Run after the fix"));
+        if (!dir.isEmpty())
+            verifyFixWith(dir);
+    });
     m_recentMenu = file->addMenu(tr("&Recent"));
     rebuildRecentMenu();
     file->addSeparator();
@@ -533,6 +553,56 @@ void MainWindow::exportReportInteractive()
         QMessageBox::warning(this, tr("Export Report"), error);
     else
         statusBar()->showMessage(tr("Report written: %1.md and %1.html").arg(base), 8000);
+}
+
+void MainWindow::compareWithHealthyRun(const QString& path)
+{
+    if (!currentAttempt())
+        return;
+    // The analysis outlives the comparison: it is held by the shared pointer captured here.
+    std::shared_ptr<Analysis> failing = m_analysis;
+    const int attempt = m_attempt;
+    AnalysisRequest r;
+    r.logPaths << path;
+    r.signatureDirs = m_request.signatureDirs;
+    statusBar()->showMessage(tr("Comparing with %1…").arg(path));
+    QtConcurrent::run([failing, attempt, r] {
+        const Analysis control = analyze(r);
+        const AttemptAnalysis& a = failing->attempts[static_cast<size_t>(attempt)];
+        if (!control.currentAttempt()) {
+            Divergence d;
+            d.note = QStringLiteral("the control run could not be read: %1").arg(control.error);
+            return d;
+        }
+        return compareWithControl(a.incident, a.diagnosis, control.currentAttempt()->incident);
+    }).then(this, [this](const Divergence& d) {
+        m_divergence->setDivergence(d);
+        if (auto* dock = qobject_cast<QDockWidget*>(m_divergence->parentWidget()))
+            dock->raise();
+        statusBar()->clearMessage();
+        Q_EMIT controlFinished();
+    });
+}
+
+void MainWindow::verifyFixWith(const QString& path)
+{
+    if (!m_analysis)
+        return;
+    std::shared_ptr<Analysis> before = m_analysis;
+    AnalysisRequest r;
+    r.logPaths << path;
+    r.signatureDirs = m_request.signatureDirs;
+    statusBar()->showMessage(tr("Verifying the fix with %1…").arg(path));
+    QtConcurrent::run([before, r] {
+        const Analysis after = analyze(r);
+        return verifyFix(*before, after);
+    }).then(this, [this](const VerifyResult& v) {
+        m_verify->setResult(v);
+        if (auto* dock = qobject_cast<QDockWidget*>(m_verify->parentWidget()))
+            dock->raise();
+        statusBar()->clearMessage();
+        Q_EMIT controlFinished();
+    });
 }
 
 bool MainWindow::exportReport(const QString& basePath, QString* error)

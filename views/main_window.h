@@ -24,6 +24,8 @@ class DiagnosisPane;
 class LogView;
 class TopologyView;
 class LogPanel;
+class DivergenceView;
+class VerifyView;
 
 class MainWindow : public QMainWindow
 {
@@ -45,9 +47,15 @@ public:
     LogView* logView() const;
     TopologyView* topologyView() const { return m_topology; }
     bool exportReport(const QString& basePath, QString* error); // writes basePath.md and basePath.html
+    // A healthy run as control (side-by-side divergence) and a run after the fix (PASS/FAIL).
+    void compareWithHealthyRun(const QString& path);
+    void verifyFixWith(const QString& path);
+    DivergenceView* divergenceView() const { return m_divergence; }
+    VerifyView* verifyView() const { return m_verify; }
 
 Q_SIGNALS:
     void analysisFinished();
+    void controlFinished(); // a comparison or a verification has been shown
 
 protected:
     void dragEnterEvent(QDragEnterEvent* event) override;
@@ -74,6 +82,8 @@ private:
     DiagnosisPane* m_diagnosis = nullptr;
     LogPanel* m_log = nullptr;
     TopologyView* m_topology = nullptr;
+    DivergenceView* m_divergence = nullptr;
+    VerifyView* m_verify = nullptr;
     QTreeWidget* m_ranks = nullptr;
     QLabel* m_banner = nullptr;
     QComboBox* m_attempts = nullptr;

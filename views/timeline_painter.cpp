@@ -150,20 +150,26 @@ void TimelinePainter::paintBins(QPainter& painter, int top, bool dim)
     const int h = qMax(2, m_geo.rowHeight - 4);
     const int y = top + 2;
     const int left = m_geo.plotLeft();
+    // An isolated event would be a 1-pixel hairline: widen it into its empty neighbour columns.
+    auto empty = [this](size_t c) {
+        return c >= m_bins.size() || (m_bins[c].severity < 0 && !(m_bins[c].flags & BinFlag::Collateral));
+    };
     for (size_t c = 0; c < m_bins.size(); ++c) {
         const PixelBin& bin = m_bins[c];
-        const int x = left + static_cast<int>(c);
+        const bool alone = (c == 0 || empty(c - 1)) && empty(c + 1);
+        const int x = left + static_cast<int>(c) - (alone ? 1 : 0);
+        const int w = alone ? 3 : 1;
         if (bin.severity >= 0) {
             const auto sev = static_cast<size_t>(bin.severity);
             // INFO strokes are half height so that problems stand out.
             if (sev == 0)
-                bySeverity[0].push_back(QRect(x, y + h / 4, 1, qMax(1, h / 2)));
+                bySeverity[0].push_back(QRect(x, y + h / 4, w, qMax(1, h / 2)));
             else
-                bySeverity[sev].push_back(QRect(x, y, 1, h));
+                bySeverity[sev].push_back(QRect(x, y, w, h));
         } else if (bin.flags & BinFlag::Collateral) {
             // Hollow: only the ends of the stroke, so collateral reads as "consequence".
-            collateral.push_back(QRect(x, y, 1, qMax(1, h / 3)));
-            collateral.push_back(QRect(x, y + h - qMax(1, h / 3), 1, qMax(1, h / 3)));
+            collateral.push_back(QRect(x, y, w, qMax(1, h / 3)));
+            collateral.push_back(QRect(x, y + h - qMax(1, h / 3), w, qMax(1, h / 3)));
         }
     }
     painter.setPen(Qt::NoPen);

@@ -1,0 +1,244 @@
+#include "verify_fix.h"
+
+#include <QJsonArray>
+#include <QRegularExpression>
+#include <algorithm>
+#include <map>
+#include <set>
+
+namespace rankscope {
+
+namespace {
+
+struct SignatureHits
+{
+    QString title;
+    bool cause = false;
+    std::set<int> ranks;
+};
+
+// Signature id -> the ranks whose events matched it, in the current attempt.
+std::map<QString, SignatureHits> hitsOf(const Analysis& a)
+{
+    std::map<QString, SignatureHits> hits;
+    const AttemptAnalysis* at = a.currentAttempt();
+    if (!at)
+        return hits;
+    const auto& sigs = a.catalog.catalog.signatures;
+    for (const LogEvent& e : at->incident.events) {
+        if (e.signature < 0 || e.signature >= static_cast<int>(sigs.size()))
+            continue;
+        const Signature& s = sigs[static_cast<size_t>(e.signature)];
+        SignatureHits& h = hits[s.id];
+        h.title = s.title;
+        h.cause = s.role == SignatureRole::Cause;
+        h.ranks.insert(e.rank);
+    }
+    return hits;
+}
+
+QString initiatingId(const Analysis& a)
+{
+    const AttemptAnalysis* at = a.currentAttempt();
+    const auto& sigs = a.catalog.catalog.signatures;
+    if (!at || !at->diagnosis.failureFound || at->diagnosis.signature < 0
+        || at->diagnosis.signature >= static_cast<int>(sigs.size()))
+        return {};
+    return sigs[static_cast<size_t>(at->diagnosis.signature)].id;
+}
+
+// The furthest step any rank logged (RankInfo::lastStep holds the number, or a whole "step N" line).
+qint64 lastStep(const Analysis& a, QString& text)
+{
+    static const QRegularExpression stepRe(
+        QStringLiteral("^(?:.*\\bstep\\s*[:=]?\\s*)?(\\d+)"), QRegularExpression::CaseInsensitiveOption);
+    qint64 best = -1;
+    if (const AttemptAnalysis* at = a.currentAttempt())
+        for (const RankInfo& r : at->incident.ranks) {
+            const auto m = stepRe.match(r.lastStep);
+            if (m.hasMatch() && m.captured(1).toLongLong() > best)
+                best = m.captured(1).toLongLong();
+        }
+    text = best >= 0 ? QStringLiteral("step %1").arg(best) : QString();
+    return best;
+}
+
+// The highest collective sequence number a watchdog line reported (SeqNum or "last completed work").
+qint64 lastSeq(const Analysis& a)
+{
+    static const QRegularExpression completedRe(QStringLiteral("last completed work: (\\d+)"));
+    qint64 best = -1;
+    const AttemptAnalysis* at = a.currentAttempt();
+    if (!at)
+        return best;
+    for (const LogEvent& e : at->incident.events) {
+        for (const Capture& c : e.captures)
+            if (c.first == QLatin1String("seq") || c.first == QLatin1String("last_completed"))
+                best = std::max(best, c.second.toLongLong());
+        const auto m = completedRe.match(e.text);
+        if (m.hasMatch())
+            best = std::max(best, m.captured(1).toLongLong());
+    }
+    return best;
+}
+
+QString ranksText(const std::vector<int>& ranks)
+{
+    return ranks.empty() ? QStringLiteral("none") : formatRankRanges(ranks);
+}
+
+} // namespace
+
+QString outcomeName(SignatureOutcome::Kind kind)
+{
+    switch (kind) {
+    case SignatureOutcome::Disappeared:
+        return QStringLiteral("disappeared");
+    case SignatureOutcome::Persisted:
+        return QStringLiteral("persisted");
+    case SignatureOutcome::Moved:
+        return QStringLiteral("moved");
+    case SignatureOutcome::Appeared:
+        return QStringLiteral("appeared");
+    }
+    return {};
+}
+
+VerifyResult verifyFix(const Analysis& before, const Analysis& after)
+{
+    VerifyResult r;
+    const auto hb = hitsOf(before), ha = hitsOf(after);
+    const QString initId = initiatingId(before);
+    std::set<QString> ids;
+    for (const auto& [id, h] : hb)
+        ids.insert(id);
+    for (const auto& [id, h] : ha)
+        ids.insert(id);
+    for (const QString& id : ids) {
+        SignatureOutcome o;
+        o.id = id;
+        const auto b = hb.find(id), a = ha.find(id);
+        const SignatureHits& any = b != hb.end() ? b->second : a->second;
+        o.title = any.title;
+        o.cause = any.cause;
+        o.initiating = id == initId;
+        if (b != hb.end())
+            o.ranksBefore.assign(b->second.ranks.begin(), b->second.ranks.end());
+        if (a != ha.end())
+            o.ranksAfter.assign(a->second.ranks.begin(), a->second.ranks.end());
+        if (o.ranksAfter.empty())
+            o.kind = SignatureOutcome::Disappeared;
+        else if (o.ranksBefore.empty())
+            o.kind = SignatureOutcome::Appeared;
+        else {
+            std::vector<int> common;
+            std::set_intersection(o.ranksBefore.begin(), o.ranksBefore.end(), o.ranksAfter.begin(),
+                o.ranksAfter.end(), std::back_inserter(common));
+            o.kind = common.empty() ? SignatureOutcome::Moved : SignatureOutcome::Persisted;
+        }
+        r.outcomes.push_back(std::move(o));
+    }
+    std::stable_partition(
+        r.outcomes.begin(), r.outcomes.end(), [](const SignatureOutcome& o) { return o.initiating; });
+
+    bool pass = true;
+    if (initId.isEmpty()) {
+        pass = false;
+        r.evidence << QStringLiteral(
+            "the run before the fix shows no failure with a known signature: nothing to verify");
+    }
+    for (const SignatureOutcome& o : r.outcomes) {
+        if (o.initiating) {
+            if (o.kind == SignatureOutcome::Disappeared)
+                r.evidence << QStringLiteral(
+                    "the initiating signature %1 (ranks %2 before) no longer appears")
+                                  .arg(o.id, ranksText(o.ranksBefore));
+            else {
+                pass = false;
+                r.evidence << QStringLiteral(
+                    "the initiating signature %1 %2: ranks %3 before, ranks %4 after")
+                                  .arg(o.id, outcomeName(o.kind), ranksText(o.ranksBefore),
+                                      ranksText(o.ranksAfter));
+            }
+        } else if (o.kind == SignatureOutcome::Appeared && o.cause) {
+            pass = false;
+            r.evidence << QStringLiteral("a new cause appeared after the fix: %1 on ranks %2")
+                              .arg(o.id, ranksText(o.ranksAfter));
+        }
+    }
+    r.stepBefore = lastStep(before, r.lastStepBefore);
+    r.stepAfter = lastStep(after, r.lastStepAfter);
+    r.lastSeqBefore = lastSeq(before);
+    r.lastSeqAfter = lastSeq(after);
+    if (r.stepBefore >= 0 && r.stepAfter >= 0) {
+        const bool further = r.stepAfter >= r.stepBefore;
+        pass = pass && further;
+        r.evidence << QStringLiteral("the job reached step %1 after the fix, step %2 before%3")
+                          .arg(r.stepAfter)
+                          .arg(r.stepBefore)
+                          .arg(further ? QString() : QStringLiteral(": it stopped earlier"));
+    }
+    if (r.lastSeqBefore >= 0 && r.lastSeqAfter >= 0) {
+        const bool further = r.lastSeqAfter >= r.lastSeqBefore;
+        pass = pass && further;
+        r.evidence << QStringLiteral("last collective SeqNum %1 after the fix, %2 before%3")
+                          .arg(r.lastSeqAfter)
+                          .arg(r.lastSeqBefore)
+                          .arg(further ? QString() : QStringLiteral(": it stopped earlier"));
+    }
+    if (const AttemptAnalysis* at = after.currentAttempt(); at && at->diagnosis.failureFound)
+        r.evidence << QStringLiteral("the run after the fix still reports: %1").arg(at->diagnosis.headline);
+    r.pass = pass;
+    r.verdict = pass ? QStringLiteral("PASS") : QStringLiteral("FAIL");
+    return r;
+}
+
+QJsonObject verifyToJson(const VerifyResult& result)
+{
+    const auto ranks = [](const std::vector<int>& v) {
+        QJsonArray a;
+        for (int x : v)
+            a.append(x);
+        return a;
+    };
+    QJsonArray outcomes;
+    for (const SignatureOutcome& o : result.outcomes)
+        outcomes.append(QJsonObject { { QStringLiteral("id"), o.id }, { QStringLiteral("title"), o.title },
+            { QStringLiteral("cause"), o.cause }, { QStringLiteral("initiating"), o.initiating },
+            { QStringLiteral("outcome"), outcomeName(o.kind) },
+            { QStringLiteral("ranksBefore"), ranks(o.ranksBefore) },
+            { QStringLiteral("ranksAfter"), ranks(o.ranksAfter) } });
+    const auto orNull = [](qint64 v) { return v >= 0 ? QJsonValue(v) : QJsonValue(); };
+    const auto strOrNull = [](const QString& s) { return s.isEmpty() ? QJsonValue() : QJsonValue(s); };
+    return QJsonObject { { QStringLiteral("verdict"), result.verdict },
+        { QStringLiteral("pass"), result.pass },
+        { QStringLiteral("evidence"), QJsonArray::fromStringList(result.evidence) },
+        { QStringLiteral("outcomes"), outcomes },
+        { QStringLiteral("lastStepBefore"), strOrNull(result.lastStepBefore) },
+        { QStringLiteral("lastStepAfter"), strOrNull(result.lastStepAfter) },
+        { QStringLiteral("lastSeqBefore"), orNull(result.lastSeqBefore) },
+        { QStringLiteral("lastSeqAfter"), orNull(result.lastSeqAfter) } };
+}
+
+QString verifyToText(const VerifyResult& result)
+{
+    QString out = QStringLiteral("Verdict: %1\n").arg(result.verdict);
+    for (const QString& e : result.evidence)
+        out += QStringLiteral("  - %1\n").arg(e);
+    if (!result.outcomes.empty())
+        out += QStringLiteral("Signatures:\n");
+    for (const SignatureOutcome& o : result.outcomes)
+        out += QStringLiteral("  %1 %2%3: ranks %4 before, %5 after\n")
+                   .arg(outcomeName(o.kind).leftJustified(11), o.id,
+                       o.initiating ? QStringLiteral(" (initiating)") : QString(), ranksText(o.ranksBefore),
+                       ranksText(o.ranksAfter));
+    const auto orUnknown = [](const QString& s) { return s.isEmpty() ? QStringLiteral("unknown") : s; };
+    out += QStringLiteral("Last step: %1 before, %2 after\n")
+               .arg(orUnknown(result.lastStepBefore), orUnknown(result.lastStepAfter));
+    const auto seq = [](qint64 v) { return v >= 0 ? QString::number(v) : QStringLiteral("unknown"); };
+    out += QStringLiteral("Last SeqNum: %1 before, %2 after\n")
+               .arg(seq(result.lastSeqBefore), seq(result.lastSeqAfter));
+    return out;
+}
+
+} // namespace rankscope

@@ -1,0 +1,43 @@
+// Side-by-side diff of the initiating rank's lines before the initiating event (failing run, left) and its
+// counterpart in a healthy control run (right), aligned after normalisation. The first differing line is
+// highlighted on both sides; lines only in the failing run are marked.
+#pragma once
+
+#include "control_compare.h"
+
+#include <QWidget>
+#include <vector>
+
+class QLabel;
+class QPlainTextEdit;
+
+namespace rankscope {
+
+class DivergenceView : public QWidget
+{
+    Q_OBJECT
+public:
+    explicit DivergenceView(QWidget* parent = nullptr);
+
+    void setDivergence(const Divergence& divergence);
+    void clear();
+
+    // For tests and navigation: the block (row) of the first difference, -1 when none, and the rows
+    // whose failing line never occurs in the control (marked red on the left). Rows are the same blocks on
+    // both sides.
+    int highlightedRow() const { return m_highlighted; }
+    std::vector<int> onlyFailingRows() const { return m_onlyFailing; }
+    QPlainTextEdit* failingEdit() const { return m_left; }
+    QPlainTextEdit* controlEdit() const { return m_right; }
+    QString headerText() const;
+    void scrollToFirstDifference();
+
+private:
+    QLabel* m_header = nullptr;
+    QPlainTextEdit* m_left = nullptr;
+    QPlainTextEdit* m_right = nullptr;
+    int m_highlighted = -1;
+    std::vector<int> m_onlyFailing;
+};
+
+} // namespace rankscope
