@@ -123,28 +123,8 @@ struct Joiner
                         info.initCompleted || f.initComplete || f.kind == IdentityFact::Kind::NcclTestsRank;
                     continue;
                 }
-                if (f.kind == IdentityFact::Kind::TorchrunFailure) {
-                    TorchrunFailure tf { f.host, f.rank, f.localRank, f.exitCode, f.pid, f.text, f.rootCause,
-                        -1, f.line };
-                    tf.file = static_cast<int>(&s - scans.data());
-                    inc.torchrunFailures.push_back(tf);
-                    if (f.rank < 0)
-                        continue;
-                    RankInfo& info = rank(f.rank);
-                    setHost(info, f.host, where);
-                    if (f.localRank >= 0)
-                        info.localRank = f.localRank;
-                    if (info.pid < 0)
-                        info.pid = f.pid;
-                    else if (f.pid >= 0 && info.pid != f.pid)
-                        warn(
-                            QStringLiteral("rank %1: torchrun's summary (%2) gives pid %3, NCCL gives pid %4")
-                                .arg(f.rank)
-                                .arg(where)
-                                .arg(f.pid)
-                                .arg(info.pid));
-                    continue;
-                }
+                if (f.kind == IdentityFact::Kind::TorchrunFailure)
+                    continue; // after every process is known (below), so a pid mismatch is seen
                 // The other facts describe a process: find its rank.
                 r = resolveProcess(f.host, f.pid, f.ncclDev);
                 if (r < 0)
@@ -177,6 +157,33 @@ struct Joiner
                     break;
                 default:
                     break;
+                }
+            }
+        }
+        for (const FileScan& s : scans) {
+            for (const IdentityFact& f : s.facts) {
+                const QString where = QStringLiteral("%1:%2").arg(s.info.displayPath).arg(f.line);
+                if (f.kind == IdentityFact::Kind::TorchrunFailure) {
+                    TorchrunFailure tf { f.host, f.rank, f.localRank, f.exitCode, f.pid, f.text, f.rootCause,
+                        -1, f.line };
+                    tf.file = static_cast<int>(&s - scans.data());
+                    inc.torchrunFailures.push_back(tf);
+                    if (f.rank < 0)
+                        continue;
+                    RankInfo& info = rank(f.rank);
+                    setHost(info, f.host, where);
+                    if (f.localRank >= 0)
+                        info.localRank = f.localRank;
+                    if (info.pid < 0)
+                        info.pid = f.pid;
+                    else if (f.pid >= 0 && info.pid != f.pid)
+                        warn(
+                            QStringLiteral("rank %1: torchrun's summary (%2) gives pid %3, NCCL gives pid %4")
+                                .arg(f.rank)
+                                .arg(where)
+                                .arg(f.pid)
+                                .arg(info.pid));
+                    continue;
                 }
             }
         }
@@ -226,10 +233,84 @@ struct Joiner
     }
 
     void resolveFiles();
+    QString contentHost(const FileScan& s) const;
+    std::vector<QString> fileHosts() const;
 };
+
+// The host a file's lines come from, by content first (the ranks its streams resolve to), then its name.
+QString Joiner::contentHost(const FileScan& s) const
+{
+    QHash<QString, int> votes;
+    for (const StreamStats& st : s.streams) {
+        if (!st.key.host.isEmpty()) {
+            ++votes[st.key.host];
+            continue;
+        }
+        const int r = st.key.globalRank >= 0 ? st.key.globalRank : st.key.launcherRank;
+        auto ri = r >= 0 ? ranks.find(r) : ranks.end();
+        if (ri != ranks.end() && !ri->second.host.isEmpty())
+            ++votes[ri->second.host];
+    }
+    QString best = s.hints.host;
+    for (auto it = votes.begin(); it != votes.end(); ++it) {
+        if (best.isEmpty() || it.value() > votes.value(best))
+            best = it.key();
+    }
+    return best;
+}
+
+// Hosts of files without one of their own: a host-named folder on the path (a name that looks like a host,
+// or any folder named like a host the logs mention), else the host of the other files in the same folder
+// or the folder above (torchrun --log-dir keeps one folder per local rank under one attempt folder).
+std::vector<QString> Joiner::fileHosts() const
+{
+    std::vector<QString> hosts(scans.size());
+    QSet<QString> known;
+    for (const auto& [r, info] : ranks) {
+        if (!info.host.isEmpty())
+            known.insert(info.host);
+    }
+    QHash<QString, QHash<QString, int>> byFolder;
+    auto folderOf = [](const QString& path, int up) {
+        QString f = path;
+        for (int i = 0; i < up; ++i)
+            f = f.section(QLatin1Char('/'), 0, -2);
+        return f;
+    };
+    for (size_t fi = 0; fi < scans.size(); ++fi) {
+        const FileScan& s = scans[fi];
+        QString host = contentHost(s);
+        if (host.isEmpty()) {
+            const QStringList parts = s.info.displayPath.split(QLatin1Char('/'), Qt::SkipEmptyParts);
+            for (qsizetype i = parts.size() - 2; i >= 0 && host.isEmpty(); --i) {
+                const QString shortName = parts[i].section(QLatin1Char('.'), 0, 0);
+                if (known.contains(shortName))
+                    host = shortName;
+            }
+            if (host.isEmpty())
+                host = s.hints.folderHost;
+        }
+        hosts[fi] = host;
+        if (!host.isEmpty()) {
+            ++byFolder[folderOf(s.info.path, 1)][host];
+            ++byFolder[folderOf(s.info.path, 2)][host];
+        }
+    }
+    for (size_t fi = 0; fi < scans.size(); ++fi) {
+        if (!hosts[fi].isEmpty())
+            continue;
+        for (int up = 1; up <= 2 && hosts[fi].isEmpty(); ++up) {
+            auto it = byFolder.constFind(folderOf(scans[fi].info.path, up));
+            if (it != byFolder.constEnd() && it->size() == 1)
+                hosts[fi] = it->begin().key();
+        }
+    }
+    return hosts;
+}
 
 void Joiner::resolveFiles()
 {
+    const std::vector<QString> hostOfFile = fileHosts();
     for (size_t fi = 0; fi < scans.size(); ++fi) {
         FileScan& s = scans[fi];
         // [defaultN]:[rankM]: lines teach this file which local rank is which global rank.
@@ -267,6 +348,12 @@ void Joiner::resolveFiles()
             if (fileHost.isEmpty() || it.value() > hostVotes.value(fileHost))
                 fileHost = it.key();
         }
+        if (fileHost.isEmpty())
+            fileHost = hostOfFile[fi];
+        if (!s.hints.folderHost.isEmpty() && !hostVotes.isEmpty() && !hostVotes.contains(s.hints.folderHost)
+            && hostVotes.size() == 1)
+            warn(QStringLiteral("%1: the folder says host %2, its lines say host %3")
+                     .arg(s.info.displayPath, s.hints.folderHost, fileHost));
         if (fileRank >= 0 && contentRanks.size() == 1 && !contentRanks.contains(fileRank))
             warn(QStringLiteral("%1: the file name says rank %2, its lines say rank %3")
                      .arg(s.info.displayPath)

@@ -8,7 +8,13 @@
 #include "signature_matcher.h"
 #include "topology_loader.h"
 
+#include <QDateTime>
+#include <QFile>
+#include <algorithm>
 #include <cstring>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <tuple>
 #include <unordered_map>
 
 namespace rankscope {
@@ -89,6 +95,10 @@ public:
 
         const LinePrefix p = parseLinePrefix(text);
         const LineClass c = classifyLine(p);
+        if (restartBefore(p) && m_lineNo > 1) {
+            ++m_segment;
+            m_out.restartLines.push_back(m_lineNo);
+        }
         const int stream = streamIndex(p);
         StreamStats& st = m_out.streams[static_cast<size_t>(stream)];
         ++st.lines;
@@ -116,12 +126,18 @@ public:
             const std::string_view rest = p.message.substr(5, 20);
             st.lastStep = toQString(rest.substr(0, rest.find_first_not_of("0123456789")));
         }
-        if (p.message.find("will restart worker group") != std::string_view::npos)
-            m_out.restartLines.push_back(m_lineNo);
+        if (p.message.find("will restart worker group") != std::string_view::npos
+            || p.message.find("Restarting worker group") != std::string_view::npos) {
+            // The agent may say both in a row: one restart, not two.
+            if (m_lastRestartMessage < 0 || m_lineNo - m_lastRestartMessage > 50)
+                m_restartPending = true; // the lines after this one are the next attempt's
+            m_lastRestartMessage = m_lineNo;
+            m_bannerPid.clear();
+        }
 
         MatchResult match;
-        if (m_ctx.matcher && m_ctx.matcher->mayMatch(text))
-            match = m_ctx.matcher->match(text);
+        if (m_ctx.matcher)
+            match = m_ctx.matcher->match(text); // runs the literal prefilter first, once
         Severity severity = c.severity;
         int role = 3;
         if (match) {
@@ -168,32 +184,69 @@ private:
         key.globalRank = p.globalRank;
         key.pid = p.pid >= 0 ? p.pid : p.rayPid;
         key.dev = p.ncclDev;
+        key.segment = m_segment;
         std::string_view host = !p.ncclHost.empty() ? p.ncclHost : !p.pdshHost.empty() ? p.pdshHost : p.rayIp;
         host = shortHostName(host);
-        // A cheap hash of the key; collisions fall back to comparing the full key.
+        // The hot path: most lines belong to the stream of the line before. Keys are compared on plain
+        // fields and the host bytes, so no QString is made unless the stream is new.
+        auto same = [&](int index) {
+            const StreamKey& k = m_out.streams[static_cast<size_t>(index)].key;
+            return k.launcherRank == key.launcherRank && k.teeLocalRank == key.teeLocalRank
+                && k.globalRank == key.globalRank && k.pid == key.pid && k.dev == key.dev
+                && k.segment == key.segment && m_streamHosts[static_cast<size_t>(index)] == host;
+        };
+        if (m_lastStream >= 0 && same(m_lastStream))
+            return m_lastStream;
         quint64 h = static_cast<quint64>(key.launcherRank + 2) * 1000003u;
         h = (h ^ static_cast<quint64>(key.teeLocalRank + 2)) * 1000003u;
         h = (h ^ static_cast<quint64>(key.globalRank + 2)) * 1000003u;
         h = (h ^ static_cast<quint64>(key.pid + 2)) * 1000003u;
         h = (h ^ static_cast<quint64>(key.dev + 2)) * 1000003u;
+        h = (h ^ static_cast<quint64>(key.segment)) * 1000003u;
         h ^= std::hash<std::string_view>()(host);
-        if (m_lastHash == h && m_lastStream >= 0)
-            return m_lastStream;
         auto [it, end] = m_streamByHash.equal_range(h);
-        key.host = toQString(host);
         for (; it != end; ++it) {
-            if (m_out.streams[static_cast<size_t>(it->second)].key == key) {
-                m_lastHash = h;
+            if (same(it->second))
                 return m_lastStream = it->second;
-            }
         }
+        key.host = toQString(host);
         StreamStats st;
         st.key = std::move(key);
         m_out.streams.push_back(std::move(st));
+        m_streamHosts.emplace_back(host);
         const int index = static_cast<int>(m_out.streams.size()) - 1;
         m_streamByHash.emplace(h, index);
-        m_lastHash = h;
         return m_lastStream = index;
+    }
+
+    // Elastic restarts inside one file: torchrun's agent says so, or a rank prints a new NCCL banner from a
+    // new process. Returns true when the line starts a new attempt.
+    bool restartBefore(const LinePrefix& p)
+    {
+        if (m_restartPending) {
+            m_restartPending = false;
+            return true;
+        }
+        if (p.nccl != NcclLevel::Info || p.pid < 0 || !startsWith(p.message, "NCCL version"))
+            return false;
+        // Only where one channel is one process: a prefixed channel, or a file named after its rank.
+        const bool channelKnown = p.launcherRank >= 0 || p.teeLocalRank >= 0 || p.globalRank >= 0
+            || m_out.hints.rank >= 0 || m_out.hints.localRank >= 0;
+        if (!channelKnown)
+            return false;
+        // The host is part of the channel: a console of several nodes has a [default3]: on each.
+        const Channel ch { p.launcherRank, p.teeLocalRank, p.globalRank,
+            std::string(shortHostName(p.ncclHost)) };
+        auto it = m_bannerPid.find(ch);
+        if (it == m_bannerPid.end()) {
+            m_bannerPid.emplace(ch, p.pid);
+            return false;
+        }
+        if (it->second == p.pid)
+            return false;
+        m_bannerPid.clear();
+        m_bannerPid.emplace(ch, p.pid);
+        return true;
     }
 
     void readFacts(const LinePrefix& p, std::string_view text)
@@ -227,11 +280,148 @@ private:
     qint64 m_lineNo = 0;
     bool m_pasted = false;
     std::unordered_multimap<quint64, int> m_streamByHash;
-    quint64 m_lastHash = 0;
+    std::vector<std::string> m_streamHosts; // host bytes of each stream, for allocation-free compares
     int m_lastStream = -1;
+    int m_segment = 0;
+    bool m_restartPending = false;
+    qint64 m_lastRestartMessage = -1;
+    using Channel = std::tuple<int, int, int, std::string>;
+    std::map<Channel, qint64> m_bannerPid; // pid of each channel's last "NCCL version" banner
 };
 
+// Reads torchrun's error.json into one ERROR event (with the py_callstack as its continuation).
+void scanErrorJson(const InputFile& input, int fileIndex, FileScan& out)
+{
+    QFile file(input.path);
+    if (!file.open(QIODevice::ReadOnly)) {
+        out.skipReason = QStringLiteral("cannot open: %1").arg(file.errorString());
+        return;
+    }
+    const QByteArray bytes = file.read(16 << 20);
+    out.info.bytes = bytes.size();
+    out.info.lineOffsets.push_back(0);
+    for (qsizetype i = 0; i + 1 < bytes.size(); ++i) {
+        if (bytes[i] == '\n')
+            out.info.lineOffsets.push_back(i + 1);
+    }
+    out.info.lines = static_cast<qint64>(out.info.lineOffsets.size());
+    const nlohmann::json doc =
+        nlohmann::json::parse(bytes.constData(), bytes.constData() + bytes.size(), nullptr, false);
+    if (doc.is_discarded() || !doc.is_object() || !doc.contains("message")) {
+        out.skipReason = QStringLiteral("not a torchrun error file: no JSON object with a \"message\"");
+        return;
+    }
+    std::string message, callstack;
+    qint64 stampSeconds = -1;
+    const nlohmann::json& m = doc["message"];
+    if (m.is_string()) {
+        message = m.get<std::string>();
+    } else if (m.is_object()) {
+        if (m.contains("message") && m["message"].is_string())
+            message = m["message"].get<std::string>();
+        if (m.contains("extraInfo") && m["extraInfo"].is_object()) {
+            const nlohmann::json& extra = m["extraInfo"];
+            if (extra.contains("py_callstack") && extra["py_callstack"].is_string())
+                callstack = extra["py_callstack"].get<std::string>();
+            if (extra.contains("timestamp")) {
+                const nlohmann::json& ts = extra["timestamp"];
+                if (ts.is_string())
+                    stampSeconds = QByteArray::fromStdString(ts.get<std::string>()).toLongLong();
+                else if (ts.is_number_integer())
+                    stampSeconds = ts.get<qint64>();
+            }
+        }
+    }
+    StreamStats st;
+    st.lines = out.info.lines;
+    st.counts[static_cast<size_t>(Severity::Error)] = 1;
+    ScannedEvent ev;
+    ev.stream = 0;
+    if (stampSeconds > 0) {
+        ev.stamp.kind = StampKind::Epoch;
+        ev.stamp.epochMs = stampSeconds * 1000;
+        st.firstStamp = st.lastStamp = ev.stamp;
+        st.firstLine = st.lastLine = 1;
+        st.hasStamp = true;
+        out.info.hasTimestamps = true;
+        out.yearSeen = QDateTime::fromSecsSinceEpoch(stampSeconds, Qt::UTC).date().year();
+    }
+    out.streams.push_back(std::move(st));
+    LogEvent& e = ev.event;
+    e.file = fileIndex;
+    e.line = 1;
+    e.severity = Severity::Error;
+    e.localRank = out.hints.localRank;
+    const QString text = toQString(message);
+    e.message = text.section(QLatin1Char('\n'), 0, 0);
+    e.text = QStringLiteral("error.json: ") + e.message;
+    QStringList more = text.split(QLatin1Char('\n')).mid(1);
+    more += toQString(callstack).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+    if (more.size() > kMaxRecordLines)
+        more = more.mid(0, kMaxRecordLines);
+    e.continuation = more;
+    out.events.push_back(std::move(ev));
+}
+
 } // namespace
+
+bool isTorchrunErrorJson(const InputFile& input)
+{
+    return !input.inMemory && input.path.endsWith(QLatin1String("/error.json")) && input.size < (16 << 20);
+}
+
+std::vector<FileScan> splitRestarts(FileScan&& scan)
+{
+    std::vector<FileScan> parts;
+    if (scan.restartLines.empty() || scan.hints.attempt >= 0) {
+        parts.push_back(std::move(scan));
+        return parts;
+    }
+    const size_t n = scan.restartLines.size() + 1;
+    parts.resize(n);
+    auto segmentOf = [&](qint64 line) {
+        return static_cast<size_t>(std::upper_bound(scan.restartLines.begin(), scan.restartLines.end(), line)
+            - scan.restartLines.begin());
+    };
+    std::vector<int> streamMap(scan.streams.size(), -1);
+    for (size_t k = 0; k < n; ++k) {
+        FileScan& part = parts[k];
+        part.info = scan.info; // the whole file's line index: event lines stay file lines
+        part.info.hasTimestamps = false;
+        part.info.notes.clear();
+        part.rootFolder = scan.rootFolder;
+        part.hints = scan.hints;
+        part.hints.attempt = static_cast<int>(k);
+        part.segment = static_cast<int>(k);
+        part.yearSeen = scan.yearSeen;
+        const qint64 firstLine = k == 0 ? 1 : scan.restartLines[k - 1];
+        const qint64 endLine = k + 1 < n ? scan.restartLines[k] : scan.info.lines + 1;
+        auto offsetOf = [&](qint64 line) {
+            return line - 1 < static_cast<qint64>(scan.info.lineOffsets.size())
+                ? scan.info.lineOffsets[static_cast<size_t>(line - 1)]
+                : scan.info.bytes;
+        };
+        part.info.bytes = offsetOf(endLine) - offsetOf(firstLine);
+    }
+    parts.front().info.notes = scan.info.notes;
+    for (size_t i = 0; i < scan.streams.size(); ++i) {
+        const size_t k = std::min(static_cast<size_t>(scan.streams[i].key.segment), n - 1);
+        streamMap[i] = static_cast<int>(parts[k].streams.size());
+        parts[k].info.hasTimestamps = parts[k].info.hasTimestamps || scan.streams[i].hasStamp;
+        parts[k].streams.push_back(std::move(scan.streams[i]));
+    }
+    for (ScannedEvent& ev : scan.events) {
+        FileScan& part = parts[segmentOf(ev.event.line)];
+        const int stream = ev.stream >= 0 ? streamMap[static_cast<size_t>(ev.stream)] : -1;
+        ev.stream = stream;
+        part.events.push_back(std::move(ev));
+    }
+    for (IdentityFact& f : scan.facts)
+        parts[segmentOf(f.line)].facts.push_back(std::move(f));
+    for (size_t k = 0; k < n; ++k)
+        parts[k].restartLines = scan.restartLines;
+    return parts;
+}
 
 FileScan scanFile(const InputFile& input, int fileIndex, const ScanContext& ctx)
 {
@@ -242,6 +432,12 @@ FileScan scanFile(const InputFile& input, int fileIndex, const ScanContext& ctx)
     out.hints = hintsFromPath(input.displayPath);
     if (input.inMemory)
         out.info.content = input.memory;
+    if (isTorchrunErrorJson(input)) {
+        scanErrorJson(input, fileIndex, out);
+        if (ctx.bytesDone)
+            ctx.bytesDone->fetch_add(input.size);
+        return out;
+    }
 
     QString error;
     std::unique_ptr<ByteStream> stream = ByteStream::open(input, error);
@@ -254,7 +450,11 @@ FileScan scanFile(const InputFile& input, int fileIndex, const ScanContext& ctx)
     LineScanner scanner(out, ctx, fileIndex);
     scanner.setPasted(input.path == QLatin1String("<pasted text>"));
     constexpr qint64 kChunk = 1 << 20;
-    std::vector<char> buf(static_cast<size_t>(kChunk + kMaxLineBytes));
+    // One buffer per worker thread, reused across files: a folder of 100,000 small files must not pay for
+    // zeroing 2 MiB each.
+    static thread_local std::vector<char> buf;
+    if (buf.size() < static_cast<size_t>(kChunk + kMaxLineBytes))
+        buf.resize(static_cast<size_t>(kChunk + kMaxLineBytes));
     qint64 carry = 0; // bytes of an unfinished line at the start of buf
     qint64 streamPos = 0; // decompressed offset of buf[0]
     qint64 reported = 0;

@@ -26,6 +26,7 @@ struct StreamKey
     QString host;
     qint64 pid = -1;
     int dev = -1;
+    int segment = 0; // elastic restarts inside one file: 0 before the first, 1 after it, ...
     friend bool operator==(const StreamKey&, const StreamKey&) = default;
 };
 
@@ -61,6 +62,7 @@ struct FileScan
     std::vector<StreamStats> streams;
     std::vector<IdentityFact> facts;
     std::vector<qint64> restartLines; // elastic restarts seen inside the file (1-based lines)
+    int segment = 0; // which part of a restarted file this is (see splitRestarts)
     QString skipReason; // set when the file could not be analysed at all
     bool topologyCapture = false; // the file is a topology capture, not a log
     int yearSeen = 0; // the year of the first stamp that carries one
@@ -78,5 +80,13 @@ inline constexpr qint64 kMaxLineBytes = 1 << 20; // longer lines are cut, with a
 inline constexpr int kMaxRecordLines = 400; // continuation lines kept per record
 
 FileScan scanFile(const InputFile& input, int fileIndex, const ScanContext& context);
+
+// A file with elastic restarts inside it becomes one scan per attempt (segment 0, 1, ...): events, facts and
+// streams go by line; every part keeps the whole file's line index. Files without restarts come back as is.
+std::vector<FileScan> splitRestarts(FileScan&& scan);
+
+// torchrun's error.json (one per failed local rank): {"message": {"message": ..., "extraInfo":
+// {"py_callstack": ..., "timestamp": "<unix s>"}}} or {"message": "..."}. Becomes one ERROR event.
+bool isTorchrunErrorJson(const InputFile& input);
 
 } // namespace rankscope

@@ -181,7 +181,13 @@ PathHints hintsFromPath(const QString& displayPath)
     static const QRegularExpression ncclRe(QStringLiteral(
         R"((?:^|/)nccl[._-]([A-Za-z0-9_\-]+(?:\.[A-Za-z0-9_\-]+)*)[._-](\d+)\.(?:log|txt|out))"));
     static const QRegularExpression attemptRe(
-        QStringLiteral(R"((?:^|/)attempt_(\d+)/(\d+)/(?:stdout|stderr)\.log)"));
+        QStringLiteral(R"((?:^|/)attempt_(\d+)/(\d+)/(?:stdout\.log|stderr\.log|error\.json))"));
+    // A host-like folder: letters first, at least one digit, no "rank"/"attempt" words ("gpu-a01",
+    // "node-12.cluster.local").
+    static const QRegularExpression hostFolder(
+        QStringLiteral(
+            R"(^(?!rank|attempt|default|trainer|log|run)[A-Za-z][A-Za-z0-9-]*[0-9][A-Za-z0-9-]*(?:\.[A-Za-z][A-Za-z0-9-]*)*$)"),
+        QRegularExpression::CaseInsensitiveOption);
     static const QRegularExpression attemptOnly(QStringLiteral(R"((?:^|/)attempt_(\d+)(?:/|$))"));
     QRegularExpressionMatch m = rankRe.match(displayPath);
     if (m.hasMatch())
@@ -197,6 +203,13 @@ PathHints hintsFromPath(const QString& displayPath)
         h.localRank = m.captured(2).toInt();
     } else if ((m = attemptOnly.match(displayPath)).hasMatch()) {
         h.attempt = m.captured(1).toInt();
+    }
+    const QStringList parts = displayPath.split(QLatin1Char('/'), Qt::SkipEmptyParts);
+    for (qsizetype i = parts.size() - 2; i >= 0; --i) {
+        if (hostFolder.match(parts[i]).hasMatch()) {
+            h.folderHost = parts[i].section(QLatin1Char('.'), 0, 0);
+            break;
+        }
     }
     return h;
 }

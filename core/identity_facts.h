@@ -64,6 +64,7 @@ struct PathHints
     int attempt = -1;
     QString host;
     qint64 pid = -1;
+    QString folderHost; // a folder on the path named like a host ("gpu-a01/rank3.log"): a weaker hint
 };
 PathHints hintsFromPath(const QString& displayPath);
 

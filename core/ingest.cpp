@@ -75,6 +75,8 @@ LoadResult loadIncidents(const LoadOptions& options, const CancelToken* cancel, 
 {
     LoadResult result;
     Discovery found = discoverInputs(options.paths, options.pastedText, cancel);
+    if (options.afterDiscovery)
+        options.afterDiscovery();
     std::vector<FileScan> scans = scanAll(found.files, options, cancel, progress);
     if (cancel && cancel->isCancelled()) {
         result.cancelled = true;
@@ -94,7 +96,8 @@ LoadResult loadIncidents(const LoadOptions& options, const CancelToken* cancel, 
             skipped.push_back({ s.info.path, s.skipReason });
             continue;
         }
-        byAttempt[s.hints.attempt].push_back(std::move(s));
+        for (FileScan& part : splitRestarts(std::move(s)))
+            byAttempt[part.hints.attempt].push_back(std::move(part));
     }
     // Files outside any attempt_N folder belong to the latest attempt.
     if (byAttempt.size() > 1 && byAttempt.count(-1)) {

@@ -6,6 +6,7 @@
 
 #include <QString>
 #include <QStringList>
+#include <functional>
 #include <vector>
 
 namespace rankscope {
@@ -20,6 +21,8 @@ struct LoadOptions
     const Catalog* catalog = nullptr; // optional, with matcher: tags events with signature hits
     const SignatureMatcher* matcher = nullptr; // built from catalog
     int threads = 0; // 0 = all cores
+    // Test hook: runs after the inputs are listed and before any is read (to delete or grow files then).
+    std::function<void()> afterDiscovery;
 };
 
 struct LoadResult

@@ -9,11 +9,6 @@ bool startsWith(std::string_view s, std::string_view p)
     return s.substr(0, p.size()) == p;
 }
 
-bool contains(std::string_view s, std::string_view needle)
-{
-    return s.find(needle) != std::string_view::npos;
-}
-
 Severity fromLetter(char c)
 {
     switch (c) {
@@ -32,7 +27,9 @@ Severity fromLetter(char c)
 // "RuntimeError: x", "torch.distributed.DistBackendError: x", "ChildFailedError:" at column 0.
 bool isExceptionLine(std::string_view m)
 {
-    const size_t colon = m.find(": ");
+    const size_t colon = m.substr(0, 122).find(": "); // names longer than 120 are refused below
+    if (colon == std::string_view::npos && m.size() > 120)
+        return false;
     const size_t end = colon == std::string_view::npos ? m.size() : colon;
     if (end == 0 || end > 120)
         return false;
@@ -95,15 +92,48 @@ LineClass classifyLine(const LinePrefix& p)
     if (out.severity != Severity::Info)
         return out;
 
-    // Words that logging frameworks print; only near the start, where levels live.
+    // Words that logging frameworks print; only near the start, where levels live. One pass over the head
+    // that stops at the few bytes a level word can start with (this runs on every non-NCCL line).
     const std::string_view head = m.substr(0, 96);
-    if (contains(head, "FATAL") || contains(head, "CRITICAL") || contains(head, "[F]"))
+    bool fatal = false, error = false, warn = startsWith(m, "WARN ");
+    for (size_t i = 0; i < head.size() && !fatal; ++i) {
+        const std::string_view at = head.substr(i);
+        switch (head[i]) {
+        case 'F':
+            fatal = startsWith(at, "FATAL");
+            break;
+        case 'C':
+            fatal = startsWith(at, "CRITICAL");
+            break;
+        case 'E':
+            error = error || startsWith(at, "ERROR");
+            break;
+        case 'N':
+            error = error || startsWith(at, "NVRM: Xid");
+            break;
+        case 'O':
+            error = error || startsWith(at, "Out of memory: Killed");
+            break;
+        case 'o':
+            error = error || startsWith(at, "oom-kill");
+            break;
+        case 'W':
+            warn = warn || startsWith(at, "WARNING");
+            break;
+        case '[':
+            fatal = startsWith(at, "[F]");
+            error = error || startsWith(at, "[E]");
+            warn = warn || startsWith(at, "[W]") || startsWith(at, "[WARN]");
+            break;
+        default:
+            break;
+        }
+    }
+    if (fatal)
         out.severity = Severity::Fatal;
-    else if (contains(head, "ERROR") || contains(head, "NVRM: Xid") || contains(head, "Out of memory: Killed")
-        || contains(head, "oom-kill") || contains(head, "[E]"))
+    else if (error)
         out.severity = Severity::Error;
-    else if (contains(head, "WARNING") || contains(head, "[WARN]") || contains(head, "[W]")
-        || startsWith(m, "WARN "))
+    else if (warn)
         out.severity = Severity::Warn;
     return out;
 }

@@ -1,0 +1,211 @@
+// Attribution edge cases: every source of "who wrote this line" alone and in disagreement. Each row writes a
+// few small files (from the real templates) and checks one rank and the incident's warnings.
+#include "ingest.h"
+
+#include <QDir>
+#include <QFile>
+#include <QTemporaryDir>
+#include <QtTest>
+
+using namespace rankscope;
+
+using Files = QMap<QString, QString>; // relative path -> content
+Q_DECLARE_METATYPE(Files)
+
+namespace {
+
+QString init(
+    const QString& prefix, int rank, int nranks, int dev, const QString& tail = QStringLiteral("Init START"))
+{
+    return QStringLiteral(
+        "%1 NCCL INFO ncclCommInitRankConfig comm 0x5a%2 rank %2 nranks %3 cudaDev %4 nvmlDev %4 "
+        "busId %5 commId 0x77aa - %6\n")
+        .arg(prefix)
+        .arg(rank)
+        .arg(nranks)
+        .arg(dev)
+        .arg(0x18000 + dev * 0x10000, 0, 16)
+        .arg(tail);
+}
+
+} // namespace
+
+class TestIngestAttribution : public QObject
+{
+    Q_OBJECT
+private Q_SLOTS:
+    void attribution_data()
+    {
+        QTest::addColumn<Files>("files");
+        QTest::addColumn<int>("rank");
+        QTest::addColumn<QString>("host");
+        QTest::addColumn<qint64>("pid");
+        QTest::addColumn<int>("warnRank"); // rank of the first WARN (-2: do not check)
+        QTest::addColumn<QString>(
+            "warning"); // a text the incident's warnings must contain ("" = none at all)
+
+        const QString p = QStringLiteral("node7:3100:3100 [2]");
+        QTest::newRow("2.26 timestamped WARN") << Files { { QStringLiteral("a.log"),
+            init(p, 2, 4, 2)
+                + QStringLiteral("[2026-03-14 02:17:44] node7:3100:3170 [2] misc/socket.cc:50 NCCL WARN "
+                                 "socket closed\n") } }
+                                               << 2 << "node7" << qint64(3100) << 2 << "";
+        QTest::newRow("2.30 WARN with (func)") << Files { { QStringLiteral("a.log"),
+            init(p, 2, 4, 2)
+                + QStringLiteral("[2026-03-14 02:17:44] node7:3100:3170 [2] transport/net_ib/p2p.cc:688 "
+                                 "(ncclIbLogCompletionWithError) NCCL WARN NET/IB: status=12\n") } }
+                                               << 2 << "node7" << qint64(3100) << 2 << "";
+        QTest::newRow("2.29 [Rank N] START prefix") << Files { { QStringLiteral("a.log"),
+            QStringLiteral("node7:3100:3100 [2] NCCL INFO [Rank 6] ncclCommInitRankConfig comm 0x5a rank 6 "
+                           "nranks 8 cudaDev 2 nvmlDev 2 busId 38000 commId 0x77aa - Init START\n"
+                           "node7:3100:3170 [2] misc/socket.cc:50 NCCL WARN socket closed\n") } }
+                                                    << 6 << "node7" << qint64(3100) << 6 << "";
+        QTest::newRow("split communicator keeps the world rank") << Files { { QStringLiteral("a.log"),
+            init(p, 5, 8, 2)
+                + QStringLiteral("node7:3100:3100 [2] NCCL INFO ncclCommSplit comm 0x5b rank 1 nranks 2 "
+                                 "cudaDev 2 nvmlDev 2 busId 38000 parent 0x5a splitCount 1 color 1 key 5 "
+                                 "commId 0x88bb - Init START\n"
+                                 "node7:3100:3170 [2] misc/socket.cc:50 NCCL WARN socket closed\n") } }
+                                                                 << 5 << "node7" << qint64(3100) << 5 << "";
+        QTest::newRow("FQDN and short host are one host")
+            << Files { { QStringLiteral("nccl.log"),
+                           init(QStringLiteral("node7.cluster.example.com:3100:3100 [2]"), 3, 4, 2) },
+                   { QStringLiteral("other.log"),
+                       QStringLiteral("node7:3100:3170 [2] misc/socket.cc:50 NCCL WARN socket closed\n") } }
+            << 3 << "node7" << qint64(3100) << 3 << "";
+        QTest::newRow("file name and lines disagree") << Files { { QStringLiteral("rank3.log"),
+            init(p, 5, 8, 2) + QStringLiteral("node7:3100:3170 [2] misc/socket.cc:50 NCCL WARN x\n") } }
+                                                      << 5 << "node7" << qint64(3100) << 5
+                                                      << "the file name says rank 3, its lines say rank 5";
+        QTest::newRow("folder host and lines disagree") << Files { { QStringLiteral("gpu-b09/rank5.log"),
+            init(p, 5, 8, 2) + QStringLiteral("node7:3100:3170 [2] misc/socket.cc:50 NCCL WARN x\n") } }
+                                                        << 5 << "node7" << qint64(3100) << 5
+                                                        << "the folder says host gpu-b09";
+        QTest::newRow("one process, two ranks on one device")
+            << Files { { QStringLiteral("a.log"), init(p, 1, 8, 2) + init(p, 4, 8, 2) } } << 1 << "node7"
+            << qint64(3100) << -2 << "is both rank 1 and rank 4";
+        QTest::newRow("nccl-tests: one pid, devices are ranks") << Files { { QStringLiteral("perf.log"),
+            QStringLiteral("#  Rank  0 Group  0 Pid  900 on   box1 device  0 [0x01] NVIDIA H100\n"
+                           "#  Rank  1 Group  0 Pid  900 on   box1 device  1 [0x02] NVIDIA H100\n"
+                           "#  Rank  2 Group  0 Pid  900 on   box1 device  2 [0x03] NVIDIA H100\n"
+                           "box1:900:950 [2] misc/socket.cc:50 NCCL WARN socket closed\n") } }
+                                                                << 2 << "box1" << qint64(900) << 2 << "";
+        QTest::newRow("torchrun summary gives another pid")
+            << Files { { QStringLiteral("nccl.log"), init(p, 2, 4, 2) },
+                   { QStringLiteral("console.log"),
+                       QStringLiteral("torch.distributed.elastic.multiprocessing.errors.ChildFailedError: \n"
+                                      "============================================================\n"
+                                      "train.py FAILED\n"
+                                      "------------------------------------------------------------\n"
+                                      "Failures:\n  <NO_OTHER_FAILURES>\n"
+                                      "------------------------------------------------------------\n"
+                                      "Root Cause (first observed failure):\n[0]:\n"
+                                      "  time      : 2026-03-14_02:17:46\n"
+                                      "  host      : node7.cluster.example.com\n"
+                                      "  rank      : 2 (local_rank: 2)\n"
+                                      "  exitcode  : -6 (pid: 4444)\n"
+                                      "  error_file: <N/A>\n"
+                                      "  traceback : Signal 6 (SIGABRT) received by PID 4444\n"
+                                      "============================================================\n") } }
+            << 2 << "node7" << qint64(3100) << -2 << "gives pid 4444, NCCL gives pid 3100";
+    }
+
+    void attribution()
+    {
+        QFETCH(Files, files);
+        QFETCH(int, rank);
+        QFETCH(QString, host);
+        QFETCH(qint64, pid);
+        QFETCH(int, warnRank);
+        QFETCH(QString, warning);
+        QTemporaryDir dir;
+        for (auto it = files.cbegin(); it != files.cend(); ++it) {
+            const QString path = dir.filePath(it.key());
+            QDir().mkpath(QFileInfo(path).absolutePath());
+            QFile f(path);
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write(it.value().toUtf8());
+        }
+        LoadOptions o;
+        o.paths = { dir.path() };
+        const LoadResult r = loadIncidents(o);
+        QVERIFY2(r.error.isEmpty(), qPrintable(r.error));
+        const Incident& inc = r.incidents.back();
+        const RankInfo* info = inc.rankInfo(rank);
+        QVERIFY(info);
+        QCOMPARE(info->host, host);
+        QCOMPARE(info->pid, pid);
+        if (warnRank != -2) {
+            QVERIFY(inc.firstWarn >= 0);
+            QCOMPARE(inc.events[static_cast<size_t>(inc.firstWarn)].rank, warnRank);
+        }
+        const QString all = inc.warnings.join(QLatin1Char('\n'));
+        if (warning.isEmpty())
+            QVERIFY2(!all.contains(QStringLiteral("disagree")) && !all.contains(QStringLiteral("says")),
+                qPrintable(all));
+        else
+            QVERIFY2(all.contains(warning), qPrintable(all));
+    }
+
+    // FQDN spellings are kept as aliases of the short name.
+    void hostAliases()
+    {
+        QTemporaryDir dir;
+        QFile f(dir.filePath(QStringLiteral("a.log")));
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(init(QStringLiteral("node7.cluster.example.com:3100:3100 [2]"), 3, 4, 2).toUtf8());
+        f.close();
+        LoadOptions o;
+        o.paths = { dir.path() };
+        const Incident inc = loadIncidents(o).incidents.front();
+        QCOMPARE(inc.rankInfo(3)->host, QStringLiteral("node7"));
+        QCOMPARE(inc.hosts(), QStringList { QStringLiteral("node7") });
+    }
+
+    // Lines nobody can be tied to stay visible, counted per file.
+    void unattributedLinesAreCounted()
+    {
+        QTemporaryDir dir;
+        QFile f(dir.filePath(QStringLiteral("console.log")));
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("[default0]:[rank0]:hello\n"
+                "launcher says hi\n"
+                "[default1]:no global rank known for this local rank\n"
+                "another launcher line\n");
+        f.close();
+        LoadOptions o;
+        o.paths = { dir.path() };
+        const Incident inc = loadIncidents(o).incidents.front();
+        QCOMPARE(inc.files.front().lines, qint64(4));
+        QCOMPARE(inc.files.front().unattributedLines, qint64(3));
+        QCOMPARE(inc.rankInfo(0)->severityCounts[0], qint64(1));
+    }
+
+    // Per-rank summary: first and last stamped line and counts by severity.
+    void perRankSummary()
+    {
+        QTemporaryDir dir;
+        QFile f(dir.filePath(QStringLiteral("rank4.log")));
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("2026-03-14 02:10:00,000 - train - INFO - step 1\n"
+                "unstamped line\n"
+                "2026-03-14 02:11:00,000 - train - WARNING - slow\n"
+                "2026-03-14 02:12:00,000 - train - ERROR - failed\n");
+        f.close();
+        LoadOptions o;
+        o.paths = { dir.path() };
+        const Incident inc = loadIncidents(o).incidents.front();
+        const RankInfo* r = inc.rankInfo(4);
+        QVERIFY(r && r->timesKnown);
+        QCOMPARE(formatTime(r->firstTime), QStringLiteral("2026-03-14T02:10:00"));
+        QCOMPARE(formatTime(r->lastTime), QStringLiteral("2026-03-14T02:12:00"));
+        QCOMPARE(r->severityCounts[static_cast<size_t>(Severity::Info)], qint64(2));
+        QCOMPARE(r->severityCounts[static_cast<size_t>(Severity::Warn)], qint64(1));
+        QCOMPARE(r->severityCounts[static_cast<size_t>(Severity::Error)], qint64(1));
+        QVERIFY(r->firstWarn >= 0);
+        QCOMPARE(inc.events[static_cast<size_t>(r->firstWarn)].severity, Severity::Warn);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestIngestAttribution)
+#include "tst_ingest_attribution.moc"
