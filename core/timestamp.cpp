@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <limits>
 
 namespace rankscope {
 
@@ -48,7 +49,10 @@ struct Cursor
         qint64 v = 0;
         int n = 0;
         while (n < maxDigits && isDigit()) {
-            v = v * 10 + (peek() - '0');
+            // Saturates instead of overflowing: only skipped runs (excess fraction digits, up to 64)
+            // are longer than 18 digits, and their value is unused (found by fuzz_timestamp).
+            if (v <= (std::numeric_limits<qint64>::max() - 9) / 10)
+                v = v * 10 + (peek() - '0');
             ++pos;
             ++n;
         }

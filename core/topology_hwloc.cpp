@@ -3,6 +3,7 @@
 #include "topology_loader.h"
 
 #include <QMutex>
+#include <QRegularExpression>
 #include <QXmlStreamReader>
 #include <algorithm>
 #include <cstdio>
@@ -87,6 +88,34 @@ int trailingIndex(const char* name, const char* prefix)
 }
 
 // hwloc's own messages name no line; a stream pass finds where the XML stops being well formed.
+// hwloc 2.9 dereferences a NULL bitmap inside hwloc_topology_load when an object has a cpuset (nodeset)
+// but no complete_cpuset (complete_nodeset) (found by fuzz_topology_hwloc). hwloc's own exports always
+// write both, so such a capture is refused, with its line, before hwloc sees it.
+QString incompleteSetError(const QByteArray& xml)
+{
+    static const QRegularExpression object(QStringLiteral("<object\\b[^>]*>"));
+    static const QRegularExpression cpuset(QStringLiteral("\\scpuset\\s*="));
+    static const QRegularExpression completeCpuset(QStringLiteral("\\scomplete_cpuset\\s*="));
+    static const QRegularExpression nodeset(QStringLiteral("\\snodeset\\s*="));
+    static const QRegularExpression completeNodeset(QStringLiteral("\\scomplete_nodeset\\s*="));
+    const QString text = QString::fromUtf8(xml);
+    QRegularExpressionMatchIterator it = object.globalMatch(text);
+    while (it.hasNext()) {
+        const QRegularExpressionMatch m = it.next();
+        const QString tag = m.captured();
+        const char* missing = nullptr;
+        if (tag.contains(cpuset) && !tag.contains(completeCpuset))
+            missing = "complete_cpuset";
+        else if (tag.contains(nodeset) && !tag.contains(completeNodeset))
+            missing = "complete_nodeset";
+        if (missing) {
+            const qsizetype line = QStringView(text).left(m.capturedStart()).count(QLatin1Char('\n')) + 1;
+            return QStringLiteral("line %1: object without %2").arg(line).arg(QLatin1String(missing));
+        }
+    }
+    return {};
+}
+
 QString wellFormednessError(const QByteArray& xml)
 {
     QXmlStreamReader r(xml);
@@ -215,6 +244,10 @@ TopologyParse parseHwlocXml(const QByteArray& xml, const QString& sourceName)
             QStringLiteral("%1: entity declarations are not allowed in a topology XML").arg(sourceName);
         return out;
     }
+    if (const QString incomplete = incompleteSetError(xml); !incomplete.isEmpty()) {
+        out.error = QStringLiteral("%1: %2").arg(sourceName, incomplete);
+        return out;
+    }
     qputenv("HWLOC_LIBXMLIMPORT", "0");
     if (!qEnvironmentVariableIsSet("HWLOC_XML_VERBOSE"))
         qputenv("HWLOC_XML_VERBOSE", "1"); // without it hwloc fails silently
@@ -230,7 +263,10 @@ TopologyParse parseHwlocXml(const QByteArray& xml, const QString& sourceName)
     }
     TopologyPtr topo(raw);
     hwloc_topology_set_io_types_filter(raw, HWLOC_TYPE_FILTER_KEEP_ALL);
-    QByteArray buffer = xml; // hwloc wants the size including the terminating NUL
+    // hwloc wants the size including the terminating NUL. A deep copy guarantees that NUL: an implicitly
+    // shared copy of a QByteArray::fromRawData() view has none, and hwloc read one byte past the end
+    // (found by fuzz_topology_hwloc).
+    const QByteArray buffer(xml.constData(), xml.size());
     int rc = -1;
     const QString messages = captureStderr([&] {
         rc = hwloc_topology_set_xmlbuffer(raw, buffer.constData(), static_cast<int>(buffer.size()) + 1);

@@ -3,15 +3,16 @@
 #include "control_compare.h"
 #include "diagnosis_pane.h"
 #include "divergence_view.h"
-#include "verify_fix.h"
-#include "verify_view.h"
 #include "log_panel.h"
 #include "log_view.h"
 #include "report_export.h"
 #include "timeline_view.h"
 #include "topology_view.h"
+#include "verify_fix.h"
+#include "verify_view.h"
 
 #include <QApplication>
+#include <QCheckBox>
 #include <QClipboard>
 #include <QCloseEvent>
 #include <QComboBox>
@@ -20,8 +21,10 @@
 #include <QFile>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
+#include <QLineEdit>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QMimeData>
@@ -59,8 +62,29 @@ MainWindow::MainWindow(QWidget* parent)
     bf.setBold(true);
     m_banner->setFont(bf);
     v->addWidget(m_banner);
+    // Rank filters for the timeline: by host, by having WARN-or-worse events, by text.
+    auto* filters = new QHBoxLayout;
+    filters->setContentsMargins(6, 2, 6, 2);
+    m_hostFilter = new QComboBox;
+    m_hostFilter->setToolTip(tr("Show the ranks of one host"));
+    auto* withEvents = new QCheckBox(tr("Only ranks with WARN+"));
+    auto* text = new QLineEdit;
+    text->setPlaceholderText(tr("Filter ranks (host, rank, text)…"));
+    text->setClearButtonEnabled(true);
+    text->setMinimumWidth(180);
+    text->setToolTip(
+        tr("Timeline keys: W/S zoom, A/D pan, F fit, Home initiating event, N/P next/previous WARN"));
+    filters->addWidget(new QLabel(tr("Host:")));
+    filters->addWidget(m_hostFilter);
+    filters->addWidget(withEvents);
+    filters->addWidget(text, 1);
+    v->addLayout(filters);
     m_timeline = new TimelineView;
     v->addWidget(m_timeline, 1);
+    connect(m_hostFilter, &QComboBox::currentIndexChanged, this,
+        [this](int i) { m_timeline->setHostFilter(i <= 0 ? QString() : m_hostFilter->itemText(i)); });
+    connect(withEvents, &QCheckBox::toggled, m_timeline, &TimelineView::setWarnOnly);
+    connect(text, &QLineEdit::textChanged, m_timeline, &TimelineView::setTextFilter);
     setCentralWidget(central);
 
     buildDocks();
@@ -150,7 +174,8 @@ void MainWindow::buildDocks()
         dock(tr("Topology"), QStringLiteral("topology"), m_topology, Qt::BottomDockWidgetArea);
     tabifyDockWidget(log, topo);
     m_divergence = new DivergenceView;
-    QDockWidget* div = dock(tr("Divergence"), QStringLiteral("divergence"), m_divergence, Qt::BottomDockWidgetArea);
+    QDockWidget* div =
+        dock(tr("Divergence"), QStringLiteral("divergence"), m_divergence, Qt::BottomDockWidgetArea);
     tabifyDockWidget(topo, div);
     m_verify = new VerifyView;
     QDockWidget* ver = dock(tr("Verify Fix"), QStringLiteral("verify"), m_verify, Qt::BottomDockWidgetArea);
@@ -353,6 +378,12 @@ void MainWindow::showAttempt(int index)
     m_banner->setStyleSheet(
         QStringLiteral("QLabel { background: %1; color: %2; border-bottom: 1px solid %2; }").arg(bg, fg));
     fillRanks();
+    {
+        const QSignalBlocker block(m_hostFilter);
+        m_hostFilter->clear();
+        m_hostFilter->addItem(tr("all hosts"));
+        m_hostFilter->addItems(a->incident.hosts());
+    }
     if (d.initiatingEvent >= 0)
         showEvent(d.initiatingEvent);
     updateStatus();

@@ -87,6 +87,7 @@ private:
     QTreeWidget* m_ranks = nullptr;
     QLabel* m_banner = nullptr;
     QComboBox* m_attempts = nullptr;
+    QComboBox* m_hostFilter = nullptr;
     QProgressBar* m_progress = nullptr;
     QToolButton* m_stop = nullptr;
     QLabel* m_statusFiles = nullptr;

@@ -139,8 +139,8 @@ private:
     bool torchrunLogDir()
     {
         for (int n = 0; n < job_.nodes; ++n) {
-            const QString run =
-                QStringLiteral("none_%1").arg(job_.agentPid(n) * 7919 % 99991 + 100000, 0, 36);
+            const QString run = QStringLiteral("none_%1").arg(
+                static_cast<qint64>(job_.agentPid(n)) * 7919 % 99991 + 100000, 0, 36);
             const int base = nodeBase(n), lr = job_.localRanks(n);
             for (int r = base; r < base + lr; ++r) {
                 const QString dir = QStringLiteral("%1/attempt_0/%2/").arg(run).arg(job_.localOf(r));
