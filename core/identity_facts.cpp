@@ -1,5 +1,7 @@
 #include "identity_facts.h"
 
+#include "topology_model.h"
+
 #include <QRegularExpression>
 #include <re2/re2.h>
 
@@ -161,16 +163,8 @@ bool parseNcclTestsRank(std::string_view line, IdentityFact& f)
 
 QString busIdFromNccl(std::string_view hex)
 {
-    bool ok = false;
-    const qulonglong id =
-        QString::fromLatin1(hex.data(), static_cast<qsizetype>(hex.size())).toULongLong(&ok, 16);
-    if (!ok)
-        return {};
-    return QStringLiteral("%1:%2:%3.%4")
-        .arg(id >> 20, 4, 16, QLatin1Char('0'))
-        .arg((id & 0xff000) >> 12, 2, 16, QLatin1Char('0'))
-        .arg((id & 0xff0) >> 4, 2, 16, QLatin1Char('0'))
-        .arg(id & 0xf, 1, 16);
+    // One conversion for the whole program: the topology model's, which also reads full BDFs.
+    return normaliseBusId(QString::fromLatin1(hex.data(), static_cast<qsizetype>(hex.size())));
 }
 
 PathHints hintsFromPath(const QString& displayPath)
