@@ -221,6 +221,20 @@ void MainWindow::buildMenus()
     paste->setShortcut(QKeySequence::Paste);
     QAction* exportAct = file->addAction(tr("&Export Report…"), this, &MainWindow::exportReportInteractive);
     exportAct->setShortcut(QKeySequence(tr("Ctrl+E")));
+    file->addAction(tr("Export &Topology Image…"), this, [this] {
+        const QString path = QFileDialog::getSaveFileName(this, tr("Export Topology Graph"),
+            QStringLiteral("topology.svg"), tr("SVG (*.svg);;PNG (*.png)"));
+        if (path.isEmpty())
+            return;
+        QString error;
+        const bool ok = path.endsWith(QLatin1String(".png"), Qt::CaseInsensitive)
+            ? m_topology->exportPng(path, &error)
+            : m_topology->exportSvg(path, &error);
+        if (!ok)
+            QMessageBox::warning(this, tr("Export Topology Graph"), error);
+        else
+            statusBar()->showMessage(tr("Topology graph written: %1").arg(path), 8000);
+    });
     file->addSeparator();
     file->addAction(tr("&Quit"), this, &QWidget::close)->setShortcut(QKeySequence::Quit);
 
