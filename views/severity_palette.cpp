@@ -2,14 +2,14 @@
 
 namespace rankscope {
 
-static bool isDark(const QPalette& palette)
+bool isDarkPalette(const QPalette& palette)
 {
     return palette.color(QPalette::Window).lightness() < 128;
 }
 
 QColor severityColor(Severity s, const QPalette& palette)
 {
-    const bool dark = isDark(palette);
+    const bool dark = isDarkPalette(palette);
     switch (s) {
     case Severity::Info:
         return dark ? QColor(0x7b, 0x87, 0x94) : QColor(0x9a, 0xa5, 0xb1);
@@ -30,7 +30,7 @@ QColor initiatingColor()
 
 QColor collateralColor(const QPalette& palette)
 {
-    return isDark(palette) ? QColor(0x8e, 0x9a, 0xaf) : QColor(0x7b, 0x86, 0x99);
+    return isDarkPalette(palette) ? QColor(0x8e, 0x9a, 0xaf) : QColor(0x7b, 0x86, 0x99);
 }
 
 QColor sysPathColor()

@@ -9,6 +9,7 @@
 
 namespace rankscope {
 
+bool isDarkPalette(const QPalette& palette); // window darker than mid-grey
 QColor severityColor(Severity s, const QPalette& palette);
 QColor initiatingColor(); // the initiating event: one unmistakable hue
 QColor collateralColor(const QPalette& palette);

@@ -20,14 +20,9 @@ QColor mix(const QColor& a, const QColor& b, qreal t)
         blend(a.redF(), b.redF()), blend(a.greenF(), b.greenF()), blend(a.blueF(), b.blueF()));
 }
 
-bool isDark(const QPalette& pal)
-{
-    return pal.color(QPalette::Base).lightness() < 128;
-}
-
 QColor classColor(PathClass c, const QPalette& pal)
 {
-    const bool dark = isDark(pal);
+    const bool dark = isDarkPalette(pal);
     switch (c) {
     case PathClass::NVLink:
     case PathClass::XGMI:
@@ -179,7 +174,7 @@ void paintTopologyScene(QPainter& p, const TopologyScene& s, const QFont& font, 
     p.setRenderHint(QPainter::Antialiasing);
     p.setRenderHint(QPainter::TextAntialiasing);
     const QColor bg = pal.color(QPalette::Base), fg = pal.color(QPalette::Text);
-    const bool dark = isDark(pal);
+    const bool dark = isDarkPalette(pal);
     QFont bold = font;
     bold.setBold(true);
     QFont big = bold;
