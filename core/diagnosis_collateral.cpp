@@ -146,6 +146,28 @@ void fillSuspects(const Incident& inc, const Catalog& cat, Diagnosis& d)
         }
     }
 
+    // "last completed work: N" from the watchdog: a rank that completed fewer collectives than the others
+    // is the straggler they were waiting for, even when its own failure looks like everyone else's.
+    std::map<int, long long> completed;
+    for (const LogEvent& e : inc.events) {
+        const QString c = captureValue(e, "last_completed");
+        if (e.rank >= 0 && !c.isEmpty())
+            completed[e.rank] = std::max(completed[e.rank], c.toLongLong());
+    }
+    long long most = 0;
+    for (const auto& [rank, n] : completed)
+        most = std::max(most, n);
+    for (const auto& [rank, n] : completed) {
+        if (n >= most)
+            continue;
+        const auto* info = inc.rankInfo(rank);
+        d.suspects.push_back({ rank, info ? info->host : QString(),
+            QStringLiteral("its last completed collective is %1 while other ranks completed %2: the others "
+                           "waited for it")
+                .arg(n)
+                .arg(most) });
+    }
+
     // Ranks whose logs stop well before the others' (a straggler or a silent death).
     std::vector<qint64> lasts;
     for (const RankInfo& r : inc.ranks) {

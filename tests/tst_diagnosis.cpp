@@ -122,6 +122,17 @@ private Q_SLOTS:
         QVERIFY(rank2);
     }
 
+    void stragglerByLastCompletedWork()
+    {
+        // Every rank times out at SeqNum 100, but rank 2 completed only 97 collectives: it is the straggler.
+        const Analysis an = run({ QStringLiteral("diagnosis/straggler") });
+        const AttemptAnalysis* a = an.currentAttempt();
+        QVERIFY(a);
+        QCOMPARE(a->diagnosis.suspects.size(), size_t(1));
+        QCOMPARE(a->diagnosis.suspects.front().rank, 2);
+        QVERIFY(a->diagnosis.suspects.front().reason.contains(QLatin1String("97")));
+    }
+
     void sameWrapperTwoCauses_data()
     {
         QTest::addColumn<QString>("folder");
