@@ -122,12 +122,14 @@ public:
 
         ++st.counts[static_cast<size_t>(c.severity)];
         readFacts(p, text);
-        if (startsWith(p.message, "step ")) {
+        if (!p.message.empty() && p.message[0] == 's' && startsWith(p.message, "step ")) {
             const std::string_view rest = p.message.substr(5, 20);
             st.lastStep = toQString(rest.substr(0, rest.find_first_not_of("0123456789")));
         }
-        if (p.message.find("will restart worker group") != std::string_view::npos
-            || p.message.find("Restarting worker group") != std::string_view::npos) {
+        if (p.nccl == NcclLevel::None // torchrun's agent, never an NCCL line
+            && p.message.find("worker group") != std::string_view::npos // 'w' is rare: one memchr
+            && (p.message.find("will restart worker group") != std::string_view::npos
+                || p.message.find("Restarting worker group") != std::string_view::npos)) {
             // The agent may say both in a row: one restart, not two.
             if (m_lastRestartMessage < 0 || m_lineNo - m_lastRestartMessage > 50)
                 m_restartPending = true; // the lines after this one are the next attempt's

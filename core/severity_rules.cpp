@@ -45,10 +45,15 @@ bool isExceptionLine(std::string_view m)
 }
 
 // "transport/net.cc:1227 -> 6" and 2.30's "file:line (func) -> 6".
+// Looks for the rare '>' first: a search for " -> " would stop at every space of every INFO line.
 bool isReturnTrail(std::string_view m)
 {
-    const size_t arrow = m.find(" -> ");
-    return arrow != std::string_view::npos && arrow < 160 && m.find(".cc:") < arrow;
+    const std::string_view head = m.substr(0, 164);
+    for (size_t gt = head.find('>'); gt != std::string_view::npos; gt = head.find('>', gt + 1)) {
+        if (gt >= 2 && gt + 1 < m.size() && head.substr(gt - 2, 4) == " -> ")
+            return m.substr(0, gt - 2).find(".cc:") != std::string_view::npos;
+    }
+    return false;
 }
 
 } // namespace
@@ -74,13 +79,15 @@ LineClass classifyLine(const LinePrefix& p)
     if (p.stamp.severity != 0)
         out.severity = fromLetter(p.stamp.severity);
 
-    if (startsWith(m, "Traceback (most recent call last)")) {
+    const char first = m.empty() ? '\0' : m[0];
+    if (first == 'T' && startsWith(m, "Traceback (most recent call last)")) {
         out.shape = LineShape::TracebackStart;
         out.severity = Severity::Error;
         return out;
     }
-    if (startsWith(m, "terminate called after throwing") || startsWith(m, "Segmentation fault")
-        || startsWith(m, "Fatal Python error")) {
+    if ((first == 't' && startsWith(m, "terminate called after throwing"))
+        || (first == 'S' && startsWith(m, "Segmentation fault"))
+        || (first == 'F' && startsWith(m, "Fatal Python error"))) {
         out.severity = Severity::Fatal;
         return out;
     }
@@ -89,8 +96,8 @@ LineClass classifyLine(const LinePrefix& p)
         out.severity = Severity::Error;
         return out;
     }
-    if (out.severity != Severity::Info)
-        return out;
+    if (out.severity != Severity::Info || p.stamp.severity != 0)
+        return out; // a glog letter is the framework's own level: no need to look for level words
 
     // Words that logging frameworks print; only near the start, where levels live. One pass over the head
     // that stops at the few bytes a level word can start with (this runs on every non-NCCL line).

@@ -2,6 +2,7 @@
 #include "signature_matcher.h"
 
 #include <algorithm>
+#include <array>
 #include <cstring>
 #include <re2/filtered_re2.h>
 #include <re2/re2.h>
@@ -12,23 +13,43 @@ namespace rankscope {
 namespace {
 constexpr int kMinAtomLength = 6; // shorter atoms (" to ", "rank") occur in most INFO lines
 
-inline char asciiLower(char c)
-{
-    return (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c;
-}
+// The prefilter samples the line: every atom is at least kMinAtomLength >= kGram + kStride - 1 bytes long,
+// so one of the kStride grams that start its first kStride bytes begins on a multiple of kStride. Each
+// sampled gram is looked up on its own (no chain of dependent loads, unlike a shift table), in a bitmap
+// small enough for L1; only a hit compares the atoms registered for that gram.
+constexpr std::size_t kGram = 4;
+constexpr std::size_t kStride = kMinAtomLength - kGram + 1;
+static_assert(kStride >= 1);
+constexpr unsigned kHashBits = 16;
 
-// Atoms are bucketed by a hash of their first three (lower-case) bytes; kMinAtomLength guarantees three.
-constexpr std::size_t kBuckets = 1 << 16;
-inline std::size_t trigramHash(char a, char b, char c)
+struct LowerTable
 {
-    const auto u = [](char x) { return static_cast<std::size_t>(static_cast<unsigned char>(x)); };
-    return ((u(a) << 10) ^ (u(b) << 5) ^ u(c) ^ (u(a) >> 3)) & (kBuckets - 1);
+    std::array<unsigned char, 256> map {};
+    constexpr LowerTable()
+    {
+        for (std::size_t c = 0; c < 256; ++c)
+            map[c] = static_cast<unsigned char>(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c);
+    }
+};
+constexpr LowerTable kLower;
+
+// Four bytes, ASCII upper case folded to lower case in one register (bytes >= 0x80 are left alone).
+inline quint32 gramHash(const char* p)
+{
+    quint32 x;
+    std::memcpy(&x, p, sizeof x);
+    const quint32 low7 = x & 0x7F7F7F7Fu;
+    const quint32 aboveZ = low7 + 0x25252525u; // high bit set where the byte is > 'Z'
+    const quint32 fromA = low7 + 0x3F3F3F3Fu; // high bit set where the byte is >= 'A'
+    const quint32 upper = (fromA ^ aboveZ) & ~x & 0x80808080u;
+    x |= upper >> 2; // + 0x20 on the upper-case letters
+    return (x * 0x9E3779B1u) >> (32 - kHashBits);
 }
 
 bool equalsLowered(const char* text, const std::string& atom)
 {
     for (std::size_t k = 0; k < atom.size(); ++k) {
-        if (asciiLower(text[k]) != atom[k])
+        if (kLower.map[static_cast<unsigned char>(text[k])] != static_cast<unsigned char>(atom[k]))
             return false;
     }
     return true;
@@ -45,9 +66,15 @@ struct SignatureMatcher::Impl
     std::unique_ptr<RE2::Set> set;
     re2::FilteredRE2 filter { kMinAtomLength };
     std::vector<std::string> atoms; // lower-case literals; a pattern can only match if its atoms occur
-    // Atoms bucketed by trigramHash (CSR layout), so one pass over the line finds every occurring atom.
-    std::vector<quint32> bucketStart; // kBuckets + 1 offsets into bucketAtoms
-    std::vector<int> bucketAtoms;
+    std::vector<quint64> gramBits; // bit per gram hash: some atom has that gram at offset < kStride
+    // (atom, offset) pairs by gram hash (CSR layout): the candidates to compare on a bitmap hit.
+    std::vector<quint32> bucketStart; // 2^kHashBits + 1 offsets into bucketAtoms
+    struct Candidate
+    {
+        int atom;
+        int offset;
+    };
+    std::vector<Candidate> bucketAtoms;
     bool alwaysPotential = false; // some pattern has no usable atom: the prefilter must pass everything
     bool valid = false;
     QString error;
@@ -67,14 +94,17 @@ bool SignatureMatcher::Impl::prefilter(std::string_view line) const
     thread_local std::vector<int> found;
     found.clear();
     const char* text = line.data();
-    for (std::size_t i = 0; i + 2 < line.size(); ++i) {
-        const std::size_t h =
-            trigramHash(asciiLower(text[i]), asciiLower(text[i + 1]), asciiLower(text[i + 2]));
+    const std::size_t n = line.size();
+    for (std::size_t at = 0; at + kGram <= n; at += kStride) {
+        const quint32 h = gramHash(text + at);
+        if (!(gramBits[h >> 6] & (quint64 { 1 } << (h & 63))))
+            continue;
         for (quint32 b = bucketStart[h]; b < bucketStart[h + 1]; ++b) {
-            const int id = bucketAtoms[b];
-            const std::string& atom = atoms[static_cast<std::size_t>(id)];
-            if (atom.size() <= line.size() - i && equalsLowered(text + i, atom))
-                found.push_back(id);
+            const Candidate c = bucketAtoms[b];
+            const std::string& atom = atoms[static_cast<std::size_t>(c.atom)];
+            const auto offset = static_cast<std::size_t>(c.offset);
+            if (offset <= at && atom.size() <= n - (at - offset) && equalsLowered(text + at - offset, atom))
+                found.push_back(c.atom);
         }
     }
     if (found.empty())
@@ -180,17 +210,23 @@ SignatureMatcher::SignatureMatcher(const Catalog& catalog, MatcherOptions matche
         d->unfiltered << catalog.signatures[static_cast<std::size_t>(d->patternSignature[up])].id
                 + QStringLiteral(" pattern ") + QString::number(d->patternLocal[up]);
     }
-    std::vector<std::vector<int>> buckets(kBuckets);
+    constexpr std::size_t kHashes = std::size_t { 1 } << kHashBits;
+    d->gramBits.assign(kHashes / 64, 0);
+    std::vector<std::vector<Impl::Candidate>> buckets(kHashes);
     for (std::size_t a = 0; a < d->atoms.size(); ++a) {
         const std::string& atom = d->atoms[a];
-        if (atom.size() < 3) {
-            d->alwaysPotential = true; // cannot happen with kMinAtomLength >= 3, but never risk a miss
+        if (atom.size() < kGram + kStride - 1) {
+            d->alwaysPotential = true; // cannot happen with kMinAtomLength, but never risk a miss
             continue;
         }
-        buckets[trigramHash(atom[0], atom[1], atom[2])].push_back(static_cast<int>(a));
+        for (std::size_t k = 0; k < kStride; ++k) {
+            const quint32 h = gramHash(atom.data() + k);
+            d->gramBits[h >> 6] |= quint64 { 1 } << (h & 63);
+            buckets[h].push_back({ static_cast<int>(a), static_cast<int>(k) });
+        }
     }
-    d->bucketStart.reserve(kBuckets + 1);
-    for (const std::vector<int>& bucket : buckets) {
+    d->bucketStart.reserve(kHashes + 1);
+    for (const auto& bucket : buckets) {
         d->bucketStart.push_back(static_cast<quint32>(d->bucketAtoms.size()));
         d->bucketAtoms.insert(d->bucketAtoms.end(), bucket.begin(), bucket.end());
     }
