@@ -3,6 +3,7 @@
 #include "byte_stream.h"
 #include "line_prefix.h"
 #include "record_builder.h"
+#include "repeated_nccl_prefix.h"
 #include "severity_rules.h"
 #include "signature_catalog.h"
 #include "signature_matcher.h"
@@ -93,6 +94,10 @@ public:
             m_out.info.notes.push_back(
                 QStringLiteral("line %1 is longer than 1 MiB: cut, with a marker").arg(m_lineNo));
 
+        std::string_view repeated;
+        if (!m_pasted && !m_restartPending && m_repeat.match(text, repeated) && plainInfoLine(text, repeated))
+            return;
+
         const LinePrefix p = parseLinePrefix(text);
         const LineClass c = classifyLine(p);
         if (restartBefore(p) && m_lineNo > 1) {
@@ -100,6 +105,8 @@ public:
             m_out.restartLines.push_back(m_lineNo);
         }
         const int stream = streamIndex(p);
+        m_repeat.learn(text, p);
+        m_repeatStream = stream;
         StreamStats& st = m_out.streams[static_cast<size_t>(stream)];
         ++st.lines;
 
@@ -178,6 +185,36 @@ public:
     void setPasted(bool pasted) { m_pasted = pasted; }
 
 private:
+    // A line that repeats the NCCL INFO prefix of its stream: when its message cannot carry an identity
+    // fact, a restart banner, a return trail or a step, and no signature can match it, counting it is
+    // all there is to do. Returns false to send the line through the full parse.
+    bool plainInfoLine(std::string_view text, std::string_view message)
+    {
+        if (!message.empty()) {
+            switch (message[0]) {
+            case 'c': // the first letters of the identity lines (identity_facts.cpp) and of "step "
+            case 'n':
+            case '[':
+            case 'N':
+            case 'C':
+            case 'S':
+            case 'B':
+            case 's':
+                return false;
+            default:
+                break;
+            }
+        }
+        if (std::memchr(message.data(), '>', std::min<size_t>(message.size(), 164)))
+            return false; // maybe "file.cc:123 -> 2"
+        if (m_ctx.matcher && m_ctx.matcher->mayMatch(text))
+            return false;
+        StreamStats& st = m_out.streams[static_cast<size_t>(m_repeatStream)];
+        ++st.lines;
+        ++st.counts[static_cast<size_t>(Severity::Info)];
+        return true;
+    }
+
     int streamIndex(const LinePrefix& p)
     {
         StreamKey key;
@@ -279,6 +316,8 @@ private:
     const ScanContext& m_ctx;
     int m_file;
     RecordBuilder m_records;
+    RepeatedNcclPrefix m_repeat;
+    int m_repeatStream = -1;
     qint64 m_lineNo = 0;
     bool m_pasted = false;
     std::unordered_multimap<quint64, int> m_streamByHash;

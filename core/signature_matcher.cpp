@@ -1,60 +1,13 @@
 // One RE2::Set over all patterns, gated by FilteredRE2's required literals ("atoms").
 #include "signature_matcher.h"
 
+#include "literal_prefilter.h"
+
 #include <algorithm>
-#include <array>
-#include <cstring>
-#include <re2/filtered_re2.h>
 #include <re2/re2.h>
 #include <re2/set.h>
 
 namespace rankscope {
-
-namespace {
-constexpr int kMinAtomLength = 6; // shorter atoms (" to ", "rank") occur in most INFO lines
-
-// The prefilter samples the line: every atom is at least kMinAtomLength >= kGram + kStride - 1 bytes long,
-// so one of the kStride grams that start its first kStride bytes begins on a multiple of kStride. Each
-// sampled gram is looked up on its own (no chain of dependent loads, unlike a shift table), in a bitmap
-// small enough for L1; only a hit compares the atoms registered for that gram.
-constexpr std::size_t kGram = 4;
-constexpr std::size_t kStride = kMinAtomLength - kGram + 1;
-static_assert(kStride >= 1);
-constexpr unsigned kHashBits = 16;
-
-struct LowerTable
-{
-    std::array<unsigned char, 256> map {};
-    constexpr LowerTable()
-    {
-        for (std::size_t c = 0; c < 256; ++c)
-            map[c] = static_cast<unsigned char>(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c);
-    }
-};
-constexpr LowerTable kLower;
-
-// Four bytes, ASCII upper case folded to lower case in one register (bytes >= 0x80 are left alone).
-inline quint32 gramHash(const char* p)
-{
-    quint32 x;
-    std::memcpy(&x, p, sizeof x);
-    const quint32 low7 = x & 0x7F7F7F7Fu;
-    const quint32 aboveZ = low7 + 0x25252525u; // high bit set where the byte is > 'Z'
-    const quint32 fromA = low7 + 0x3F3F3F3Fu; // high bit set where the byte is >= 'A'
-    const quint32 upper = (fromA ^ aboveZ) & ~x & 0x80808080u;
-    x |= upper >> 2; // + 0x20 on the upper-case letters
-    return (x * 0x9E3779B1u) >> (32 - kHashBits);
-}
-
-bool equalsLowered(const char* text, const std::string& atom)
-{
-    for (std::size_t k = 0; k < atom.size(); ++k) {
-        if (kLower.map[static_cast<unsigned char>(text[k])] != static_cast<unsigned char>(atom[k]))
-            return false;
-    }
-    return true;
-}
-} // namespace
 
 struct SignatureMatcher::Impl
 {
@@ -64,58 +17,16 @@ struct SignatureMatcher::Impl
     std::vector<int> patternLocal; // pattern -> index within the signature's patterns
     std::vector<SignatureRole> roles; // signature -> role
     std::unique_ptr<RE2::Set> set;
-    re2::FilteredRE2 filter { kMinAtomLength };
-    std::vector<std::string> atoms; // lower-case literals; a pattern can only match if its atoms occur
-    std::vector<quint64> gramBits; // bit per gram hash: some atom has that gram at offset < kStride
-    // (atom, offset) pairs by gram hash (CSR layout): the candidates to compare on a bitmap hit.
-    std::vector<quint32> bucketStart; // 2^kHashBits + 1 offsets into bucketAtoms
-    struct Candidate
-    {
-        int atom;
-        int offset;
-    };
-    std::vector<Candidate> bucketAtoms;
-    bool alwaysPotential = false; // some pattern has no usable atom: the prefilter must pass everything
+    std::vector<std::string> patterns; // in Set order
+    LiteralPrefilter literals;
     bool valid = false;
     QString error;
     QStringList unfiltered; // "id pattern N"
 
-    bool prefilter(std::string_view line) const;
+    bool prefilter(std::string_view line) const { return valid && literals.mayMatch(line); }
     MatchResult captures(int pattern, std::string_view line) const;
     std::vector<int> hits(std::string_view line) const; // pattern indexes
 };
-
-bool SignatureMatcher::Impl::prefilter(std::string_view line) const
-{
-    if (!valid)
-        return false;
-    if (alwaysPotential)
-        return true;
-    thread_local std::vector<int> found;
-    found.clear();
-    const char* text = line.data();
-    const std::size_t n = line.size();
-    for (std::size_t at = 0; at + kGram <= n; at += kStride) {
-        const quint32 h = gramHash(text + at);
-        if (!(gramBits[h >> 6] & (quint64 { 1 } << (h & 63))))
-            continue;
-        for (quint32 b = bucketStart[h]; b < bucketStart[h + 1]; ++b) {
-            const Candidate c = bucketAtoms[b];
-            const std::string& atom = atoms[static_cast<std::size_t>(c.atom)];
-            const auto offset = static_cast<std::size_t>(c.offset);
-            if (offset <= at && atom.size() <= n - (at - offset) && equalsLowered(text + at - offset, atom))
-                found.push_back(c.atom);
-        }
-    }
-    if (found.empty())
-        return false;
-    std::sort(found.begin(), found.end());
-    found.erase(std::unique(found.begin(), found.end()), found.end());
-    thread_local std::vector<int> potentials;
-    potentials.clear();
-    filter.AllPotentials(found, &potentials);
-    return !potentials.empty();
-}
 
 std::vector<int> SignatureMatcher::Impl::hits(std::string_view line) const
 {
@@ -175,13 +86,12 @@ SignatureMatcher::SignatureMatcher(const Catalog& catalog, MatcherOptions matche
                 continue;
             }
             const int expected = static_cast<int>(d->regexps.size());
-            int filterId = -1;
-            if (d->set->Add(pattern, &setError) != expected
-                || d->filter.Add(pattern, d->options, &filterId) != RE2::NoError || filterId != expected) {
+            if (d->set->Add(pattern, &setError) != expected) {
                 d->error = QStringLiteral("internal: pattern index mismatch at ") + sig.id;
                 return;
             }
             d->regexps.push_back(std::move(re));
+            d->patterns.push_back(pattern);
             d->patternSignature.push_back(static_cast<int>(s));
             d->patternLocal.push_back(p);
         }
@@ -201,36 +111,17 @@ SignatureMatcher::SignatureMatcher(const Catalog& catalog, MatcherOptions matche
             + QStringLiteral(" patterns); simplify or split the patterns");
         return;
     }
-    d->filter.Compile(&d->atoms);
-    std::vector<int> unfiltered;
-    d->filter.AllPotentials({}, &unfiltered);
-    d->alwaysPotential = !unfiltered.empty();
-    for (int p : unfiltered) {
+    if (!d->literals.build(d->patterns)) {
+        d->error = QStringLiteral("internal: the literal prefilter refused a pattern");
+        return;
+    }
+    for (int p : d->literals.unfilteredPatterns()) {
+        if (p < 0)
+            continue;
         const auto up = static_cast<std::size_t>(p);
         d->unfiltered << catalog.signatures[static_cast<std::size_t>(d->patternSignature[up])].id
                 + QStringLiteral(" pattern ") + QString::number(d->patternLocal[up]);
     }
-    constexpr std::size_t kHashes = std::size_t { 1 } << kHashBits;
-    d->gramBits.assign(kHashes / 64, 0);
-    std::vector<std::vector<Impl::Candidate>> buckets(kHashes);
-    for (std::size_t a = 0; a < d->atoms.size(); ++a) {
-        const std::string& atom = d->atoms[a];
-        if (atom.size() < kGram + kStride - 1) {
-            d->alwaysPotential = true; // cannot happen with kMinAtomLength, but never risk a miss
-            continue;
-        }
-        for (std::size_t k = 0; k < kStride; ++k) {
-            const quint32 h = gramHash(atom.data() + k);
-            d->gramBits[h >> 6] |= quint64 { 1 } << (h & 63);
-            buckets[h].push_back({ static_cast<int>(a), static_cast<int>(k) });
-        }
-    }
-    d->bucketStart.reserve(kHashes + 1);
-    for (const auto& bucket : buckets) {
-        d->bucketStart.push_back(static_cast<quint32>(d->bucketAtoms.size()));
-        d->bucketAtoms.insert(d->bucketAtoms.end(), bucket.begin(), bucket.end());
-    }
-    d->bucketStart.push_back(static_cast<quint32>(d->bucketAtoms.size()));
     d->valid = true;
 }
 

@@ -1,0 +1,54 @@
+// The cheap first look at every log line: RE2's FilteredRE2 reduces each signature pattern to the literals
+// ("atoms") it cannot match without, and this filter finds which atoms occur in a line. A line whose atoms
+// satisfy no pattern is rejected before the RE2::Set runs, which is what almost every INFO line is.
+#pragma once
+
+#include <QtGlobal>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace re2 {
+class FilteredRE2;
+}
+
+namespace rankscope {
+
+class LiteralPrefilter
+{
+public:
+    LiteralPrefilter();
+    ~LiteralPrefilter();
+    LiteralPrefilter(LiteralPrefilter&&) noexcept;
+    LiteralPrefilter& operator=(LiteralPrefilter&&) noexcept;
+
+    // patterns in RE2::Set order, each already known to compile. False when FilteredRE2 refuses one.
+    bool build(const std::vector<std::string>& patterns);
+    // False only when no pattern can match the line.
+    bool mayMatch(std::string_view line) const;
+    // Patterns without a usable literal: their presence makes mayMatch() pass every line.
+    const std::vector<int>& unfilteredPatterns() const { return m_unfiltered; }
+    // Bytes between sampled positions (the shortest atom minus the gram length, plus one).
+    std::size_t stride() const { return m_stride; }
+
+private:
+    struct Candidate
+    {
+        quint64 head; // the atom's first (up to) eight bytes, lower case
+        quint64 headMask; // the bytes of head that belong to the atom
+        int atom;
+        int offset; // of the gram within the atom
+    };
+    void index();
+
+    std::unique_ptr<re2::FilteredRE2> m_filter;
+    std::vector<std::string> m_atoms; // lower case
+    std::vector<int> m_unfiltered;
+    std::size_t m_stride = 1;
+    std::vector<quint64> m_gramBits; // bit per gram hash: some atom has that gram at an offset < stride
+    std::vector<quint32> m_bucketStart; // CSR offsets into m_candidates, by gram hash
+    std::vector<Candidate> m_candidates;
+};
+
+} // namespace rankscope
