@@ -108,21 +108,46 @@ void orderEvents(std::vector<FileScan>& scans, Incident& inc)
     // Timed events by time; at equal times NCCL's own line first (it is where errors originate), then
     // the milder severity (the fingerprint is an early WARN, then the ERROR that carries it); untimed
     // events keep their file order after the timed ones.
-    std::stable_sort(inc.events.begin(), inc.events.end(), [](const LogEvent& a, const LogEvent& b) {
-        if (a.time.valid != b.time.valid)
-            return a.time.valid;
-        if (a.time.valid && a.time.ms != b.time.ms)
-            return a.time.ms < b.time.ms;
-        const bool an = a.message.size() != a.text.size() && a.text.contains(QLatin1String(" NCCL WARN "));
-        const bool bn = b.message.size() != b.text.size() && b.text.contains(QLatin1String(" NCCL WARN "));
-        if (an != bn)
-            return an;
-        if (a.time.valid && a.severity != b.severity)
+    // The keys are computed once per event: the NCCL WARN test searches the text, which a comparator
+    // would repeat on every comparison.
+    struct Key
+    {
+        bool timed;
+        qint64 ms;
+        bool ncclWarn;
+        Severity severity;
+        int file;
+        qint64 line;
+        std::size_t index;
+    };
+    std::vector<Key> keys;
+    keys.reserve(inc.events.size());
+    for (std::size_t i = 0; i < inc.events.size(); ++i) {
+        const LogEvent& e = inc.events[i];
+        keys.push_back({ e.time.valid, e.time.valid ? e.time.ms : 0,
+            e.message.size() != e.text.size() && e.text.contains(QLatin1String(" NCCL WARN ")), e.severity,
+            e.file, e.line, i });
+    }
+    std::sort(keys.begin(), keys.end(), [](const Key& a, const Key& b) {
+        if (a.timed != b.timed)
+            return a.timed;
+        if (a.ms != b.ms)
+            return a.ms < b.ms;
+        if (a.ncclWarn != b.ncclWarn)
+            return a.ncclWarn;
+        if (a.timed && a.severity != b.severity)
             return a.severity < b.severity;
         if (a.file != b.file)
             return a.file < b.file;
-        return a.line < b.line;
+        if (a.line != b.line)
+            return a.line < b.line;
+        return a.index < b.index; // what stable_sort kept: the order the events came in
     });
+    std::vector<LogEvent> sorted;
+    sorted.reserve(inc.events.size());
+    for (const Key& k : keys)
+        sorted.push_back(std::move(inc.events[k.index]));
+    inc.events = std::move(sorted);
 
     // First WARN per rank: by time where known, else the first in file order (events are sorted so).
     inc.firstWarn = -1;

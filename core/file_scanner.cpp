@@ -2,6 +2,7 @@
 
 #include "byte_stream.h"
 #include "line_prefix.h"
+#include "paste_rejoin.h"
 #include "record_builder.h"
 #include "repeated_nccl_prefix.h"
 #include "severity_rules.h"
@@ -131,7 +132,11 @@ public:
         readFacts(p, text);
         if (!p.message.empty() && p.message[0] == 's' && startsWith(p.message, "step ")) {
             const std::string_view rest = p.message.substr(5, 20);
-            st.lastStep = toQString(rest.substr(0, rest.find_first_not_of("0123456789")));
+            // Kept as bytes (no allocation once the string has grown) and made a QString in finish().
+            if (m_stepDigits.size() <= static_cast<size_t>(stream))
+                m_stepDigits.resize(static_cast<size_t>(stream) + 1);
+            m_stepDigits[static_cast<size_t>(stream)].assign(
+                rest.substr(0, rest.find_first_not_of("0123456789")));
         }
         if (p.nccl == NcclLevel::None // torchrun's agent, never an NCCL line
             && p.message.find("worker group") != std::string_view::npos // 'w' is rare: one memchr
@@ -181,7 +186,14 @@ public:
         m_records.open(std::move(ev), p, c);
     }
 
-    void finish() { m_records.finish(); }
+    void finish()
+    {
+        m_records.finish();
+        for (size_t i = 0; i < m_stepDigits.size() && i < m_out.streams.size(); ++i) {
+            if (!m_stepDigits[i].empty())
+                m_out.streams[i].lastStep = toQString(m_stepDigits[i]);
+        }
+    }
     void setPasted(bool pasted) { m_pasted = pasted; }
 
 private:
@@ -317,6 +329,7 @@ private:
     int m_file;
     RecordBuilder m_records;
     RepeatedNcclPrefix m_repeat;
+    std::vector<std::string> m_stepDigits; // per stream: the number of its last "step N" line
     int m_repeatStream = -1;
     qint64 m_lineNo = 0;
     bool m_pasted = false;
@@ -471,8 +484,21 @@ FileScan scanFile(const InputFile& input, int fileIndex, const ScanContext& ctx)
     out.info.displayPath = input.displayPath;
     out.rootFolder = input.rootFolder;
     out.hints = hintsFromPath(input.displayPath);
+    const bool pasted = input.path == QLatin1String("<pasted text>");
+    InputFile source = input;
+    if (pasted) {
+        const RejoinResult rejoined = rejoinWrappedLines(input.memory);
+        if (rejoined.joined > 0) {
+            source.memory = rejoined.text;
+            out.info.notes.push_back(QStringLiteral(
+                "%1 hard-wrapped line(s) joined to the line before: the paste looks wrapped at %2 "
+                "columns")
+                                         .arg(rejoined.joined)
+                                         .arg(rejoined.width));
+        }
+    }
     if (input.inMemory)
-        out.info.content = input.memory;
+        out.info.content = source.memory;
     if (isTorchrunErrorJson(input)) {
         scanErrorJson(input, fileIndex, out);
         if (ctx.bytesDone)
@@ -481,7 +507,7 @@ FileScan scanFile(const InputFile& input, int fileIndex, const ScanContext& ctx)
     }
 
     QString error;
-    std::unique_ptr<ByteStream> stream = ByteStream::open(input, error);
+    std::unique_ptr<ByteStream> stream = ByteStream::open(source, error);
     if (!stream) {
         out.skipReason = error;
         return out;
@@ -489,8 +515,9 @@ FileScan scanFile(const InputFile& input, int fileIndex, const ScanContext& ctx)
     out.info.compressed = stream->compressed();
 
     LineScanner scanner(out, ctx, fileIndex);
-    scanner.setPasted(input.path == QLatin1String("<pasted text>"));
-    constexpr qint64 kChunk = 1 << 20;
+    scanner.setPasted(pasted);
+    // Small reads keep the copy and the scan that follows it inside L2.
+    constexpr qint64 kChunk = 128 << 10;
     // One buffer per worker thread, reused across files: a folder of 100,000 small files must not pay for
     // zeroing 2 MiB each.
     static thread_local std::vector<char> buf;

@@ -1,0 +1,101 @@
+#include "paste_rejoin.h"
+
+#include "line_prefix.h"
+#include "severity_rules.h"
+
+#include <QList>
+#include <string_view>
+
+namespace rankscope {
+
+namespace {
+
+std::string_view view(const QByteArray& b)
+{
+    return std::string_view(b.constData(), static_cast<size_t>(b.size()));
+}
+
+// The line without markdown quote markers, which the scanner strips later anyway.
+std::string_view body(std::string_view line)
+{
+    while (line.substr(0, 2) == "> ")
+        line.remove_prefix(2);
+    return line;
+}
+
+bool hasPrefix(const LinePrefix& p)
+{
+    return !p.ncclHost.empty() || p.stamp.found() || p.launcherRank >= 0 || p.teeLocalRank >= 0
+        || p.globalRank >= 0 || !p.pdshHost.empty() || !p.rayIp.empty();
+}
+
+// Lines that start something of their own even without a prefix.
+bool startsRecord(std::string_view s)
+{
+    static constexpr std::string_view kStarts[] = { "Traceback", "frame #", "Exception raised from",
+        "terminate called", "During handling", "The above exception", "...", "```", "File \"" };
+    if (s.empty() || s[0] == ' ' || s[0] == '\t' || s[0] == '[' || s[0] == '#')
+        return true;
+    for (std::string_view start : kStarts) {
+        if (s.substr(0, start.size()) == start)
+            return true;
+    }
+    const LinePrefix p = parseLinePrefix(s);
+    if (hasPrefix(p))
+        return true;
+    const LineClass c = classifyLine(p);
+    return c.severity != Severity::Info || c.shape != LineShape::Plain;
+}
+
+} // namespace
+
+RejoinResult rejoinWrappedLines(const QByteArray& text)
+{
+    RejoinResult out;
+    QList<QByteArray> lines = text.split('\n');
+    int widest = 0, atWidest = 0;
+    for (QByteArray& l : lines) {
+        if (l.endsWith('\r'))
+            l.chop(1);
+        const int length = static_cast<int>(l.size());
+        atWidest = length > widest ? 1 : atWidest + (length == widest ? 1 : 0);
+        widest = std::max(widest, length);
+    }
+    // Several lines of exactly the widest length: a terminal that cut at its width, often inside a word.
+    // Otherwise the text was wrapped at spaces (mail, editors), and each wrap swallowed one.
+    const bool cutAtWidth = atWidest >= 2;
+    if (widest == 0 || widest > kMaxWrapWidth) {
+        out.text = text;
+        return out;
+    }
+    QByteArray joined;
+    joined.reserve(text.size());
+    bool recordOpen = false; // the current output line can go on (it is not blank)
+    int previousLength = -1;
+    for (qsizetype i = 0; i < lines.size(); ++i) {
+        const std::string_view here = body(view(lines[i]));
+        // Wrapped: the line before is as wide as the paste, or this line's first word would have fit
+        // on it (a word wrap only breaks where the next word does not fit).
+        const size_t word = std::min(here.find(' '), here.size());
+        const bool wrapped = recordOpen
+            && (previousLength == widest || previousLength + 1 + static_cast<int>(word) > widest)
+            && !startsRecord(here);
+        if (wrapped) {
+            if (!(cutAtWidth && previousLength == widest) && !joined.endsWith(' '))
+                joined += ' ';
+            joined.append(here.data(), static_cast<qsizetype>(here.size()));
+            ++out.joined;
+        } else {
+            if (i > 0)
+                joined += '\n';
+            joined += lines[i];
+            recordOpen = !here.empty();
+        }
+        previousLength = static_cast<int>(lines[i].size());
+    }
+    out.width = out.joined > 0 ? widest : 0;
+    out.text = out.joined > 0 ? joined : text;
+    return out;
+}
+
+} // namespace rankscope

@@ -1,0 +1,24 @@
+// Text pasted from an issue, a chat or a narrow terminal is often hard-wrapped: a long log line goes on in
+// the next line, which has no prefix of its own, so it would lose its rank and its signature. This puts
+// such pieces back together before the pasted text is scanned.
+#pragma once
+
+#include <QByteArray>
+
+namespace rankscope {
+
+struct RejoinResult
+{
+    QByteArray text;
+    int joined = 0; // lines appended to the line before them
+    int width = 0; // the wrap width the paste appears to have, 0 when it does not look wrapped
+};
+
+// A line is joined to the one before when the paste looks wrapped (its longest line is at most
+// kMaxWrapWidth bytes), the line before is as wide as the paste or too full for this line's first word,
+// and the line itself starts no record (no prefix, stamp, indentation, traceback or frame marker).
+RejoinResult rejoinWrappedLines(const QByteArray& text);
+
+constexpr int kMaxWrapWidth = 200;
+
+} // namespace rankscope

@@ -1,0 +1,127 @@
+// Pasted logs that an issue, a mail or a terminal hard-wrapped: the pieces of a log line are joined back,
+// and lines that start records of their own (frames, tracebacks, c10 trailers, quotes) stay apart.
+#include "analysis.h"
+#include "paste_rejoin.h"
+
+#include <QtTest>
+
+using namespace rankscope;
+
+namespace {
+
+// Wraps every line longer than width at the last space before it (what a mail client does).
+QByteArray wordWrap(const QByteArray& text, int width)
+{
+    QByteArray out;
+    for (QByteArray line : text.split('\n')) {
+        while (line.size() > width) {
+            qsizetype cut = line.lastIndexOf(' ', width);
+            if (cut <= 0)
+                cut = width;
+            out += line.left(cut) + '\n';
+            line = line.mid(cut + (line.at(cut) == ' ' ? 1 : 0));
+        }
+        out += line + '\n';
+    }
+    out.chop(1);
+    return out;
+}
+
+// Cuts every line at exactly width bytes, inside words too (what a narrow terminal copy does).
+QByteArray hardCut(const QByteArray& text, int width)
+{
+    QByteArray out;
+    for (QByteArray line : text.split('\n')) {
+        while (line.size() > width) {
+            out += line.left(width) + '\n';
+            line = line.mid(width);
+        }
+        out += line + '\n';
+    }
+    out.chop(1);
+    return out;
+}
+
+const QByteArray kIbWarn =
+    "gpu-a01:1007035:1007040 [7] NCCL WARN NET/IB : Got completion from peer 10.10.0.12<45819> "
+    "with status=12 opcode=0 len=0 vendor err 129 (Recv) localGid ::ffff:10.10.0.11 "
+    "remoteGids::ffff:10.10.0.12 hca mlx5_0";
+const QByteArray kInfo =
+    "gpu-a01:1007035:1007035 [7] NCCL INFO Channel 00/0 : 7[7] -> 8[0] [send] via NET/IB/0";
+const QByteArray kC10 =
+    "[rank7]:[E314 02:17:44.123456 1007040 ProcessGroupNCCL.cpp:1895] [PG ID 0 PG GUID 0(default_pg) Rank 7] "
+    "Process group watchdog thread terminated with exception: NCCL error: remote process exited or there "
+    "was a network error, NCCL version 2.27.7\n"
+    "Exception raised from checkForNCCLErrorsInternal at ../torch/csrc/distributed/c10d/NCCLUtils.cpp:275 "
+    "(most recent call first):\n"
+    "frame #0: c10::Error::Error(c10::SourceLocation, std::string) + 0x98 (0x7f in libc10.so)";
+
+} // namespace
+
+class TestPasteRejoin : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void rejoins_data()
+    {
+        QTest::addColumn<QByteArray>("original");
+        QTest::addColumn<QByteArray>("pasted");
+        QTest::addColumn<bool>("restored"); // the rejoined text is the original
+        const QByteArray two = kInfo + '\n' + kIbWarn;
+        QTest::newRow("word-wrapped at 72") << two << wordWrap(two, 72) << true;
+        QTest::newRow("word-wrapped at 100") << two << wordWrap(two, 100) << true;
+        QTest::newRow("cut at 80 inside words") << two << hardCut(two, 80) << true;
+        QTest::newRow("quoted in markdown")
+            << QByteArray("> " + kIbWarn) << QByteArray("> " + wordWrap(kIbWarn, 90).replace("\n", "\n> "))
+            << false; // the quote markers go; the words are checked below
+        QTest::newRow("not wrapped: lines of every length stay") << two << two << true;
+        QTest::newRow("c10 trailer and frames stay apart") << kC10 << kC10 << true;
+    }
+    void rejoins()
+    {
+        QFETCH(QByteArray, original);
+        QFETCH(QByteArray, pasted);
+        QFETCH(bool, restored);
+        const RejoinResult r = rejoinWrappedLines(pasted);
+        if (restored) {
+            QCOMPARE(r.text, original);
+            QCOMPARE(r.joined, static_cast<int>(pasted.count('\n') - original.count('\n')));
+        } else {
+            QCOMPARE(r.text.count('\n'), original.count('\n'));
+            QVERIFY(r.text.contains("status=12 opcode=0"));
+        }
+    }
+
+    void framesAfterAWrappedLineStayApart()
+    {
+        // The long c10 line is wrapped; the trailer and the frame that follow it are records of their own.
+        const QByteArray pasted = wordWrap(kC10, 100);
+        const RejoinResult r = rejoinWrappedLines(pasted);
+        const QList<QByteArray> lines = r.text.split('\n');
+        QCOMPARE(lines.size(), 3);
+        QVERIFY(lines[0].endsWith("NCCL version 2.27.7"));
+        QVERIFY(lines[1].startsWith("Exception raised from"));
+        QVERIFY(lines[2].startsWith("frame #0"));
+    }
+
+    void wrappedWarnIsMatchedWithItsCaptures()
+    {
+        AnalysisRequest request;
+        request.pastedText = QString::fromUtf8(wordWrap(kInfo + '\n' + kIbWarn, 72));
+        const Analysis an = analyze(request);
+        const AttemptAnalysis* a = an.currentAttempt();
+        QVERIFY(a);
+        QVERIFY(a->diagnosis.initiatingEvent >= 0);
+        const LogEvent& e = a->incident.events[static_cast<size_t>(a->diagnosis.initiatingEvent)];
+        QCOMPARE(e.device, 7);
+        QCOMPARE(an.catalog.catalog.signatures[static_cast<size_t>(e.signature)].id,
+            QStringLiteral("nccl-ib-completion-retry-exceeded"));
+        QVERIFY(e.text.contains(QLatin1String("hca mlx5_0")));
+        const FileInfo& f = a->incident.files[static_cast<size_t>(e.file)];
+        QVERIFY(f.notes.join(QLatin1Char(' ')).contains(QLatin1String("hard-wrapped")));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestPasteRejoin)
+#include "tst_paste_rejoin.moc"
