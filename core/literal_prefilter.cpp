@@ -13,7 +13,7 @@ namespace {
 
 // Longer atoms let the scan sample fewer positions; a length is used only if every pattern still has
 // atoms at that length (otherwise that pattern would have to run on every line).
-constexpr int kAtomLengths[] = { 10, 8, 6 };
+constexpr int kAtomLengths[] = { 12, 10, 8, 6 };
 constexpr std::size_t kGram = 4;
 constexpr unsigned kHashBits = 16;
 constexpr std::size_t kHashes = std::size_t { 1 } << kHashBits;
