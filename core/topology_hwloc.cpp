@@ -1,10 +1,9 @@
 // hwloc XML through the hwloc C API: I/O objects kept (KEEP_ALL), libxml2 disabled so that entity
 // declarations are never expanded, and hwloc's stderr messages captured into the error.
+#include "topology_hwloc_check.h"
 #include "topology_loader.h"
 
 #include <QMutex>
-#include <QRegularExpression>
-#include <QXmlStreamReader>
 #include <algorithm>
 #include <cstdio>
 #include <hwloc.h>
@@ -85,45 +84,6 @@ int trailingIndex(const char* name, const char* prefix)
     bool ok = false;
     const int v = n.mid(p.size()).toInt(&ok);
     return ok ? v : -1;
-}
-
-// hwloc's own messages name no line; a stream pass finds where the XML stops being well formed.
-// hwloc 2.9 dereferences a NULL bitmap inside hwloc_topology_load when an object has a cpuset (nodeset)
-// but no complete_cpuset (complete_nodeset) (found by fuzz_topology_hwloc). hwloc's own exports always
-// write both, so such a capture is refused, with its line, before hwloc sees it.
-QString incompleteSetError(const QByteArray& xml)
-{
-    static const QRegularExpression object(QStringLiteral("<object\\b[^>]*>"));
-    static const QRegularExpression cpuset(QStringLiteral("\\scpuset\\s*="));
-    static const QRegularExpression completeCpuset(QStringLiteral("\\scomplete_cpuset\\s*="));
-    static const QRegularExpression nodeset(QStringLiteral("\\snodeset\\s*="));
-    static const QRegularExpression completeNodeset(QStringLiteral("\\scomplete_nodeset\\s*="));
-    const QString text = QString::fromUtf8(xml);
-    QRegularExpressionMatchIterator it = object.globalMatch(text);
-    while (it.hasNext()) {
-        const QRegularExpressionMatch m = it.next();
-        const QString tag = m.captured();
-        const char* missing = nullptr;
-        if (tag.contains(cpuset) && !tag.contains(completeCpuset))
-            missing = "complete_cpuset";
-        else if (tag.contains(nodeset) && !tag.contains(completeNodeset))
-            missing = "complete_nodeset";
-        if (missing) {
-            const qsizetype line = QStringView(text).left(m.capturedStart()).count(QLatin1Char('\n')) + 1;
-            return QStringLiteral("line %1: object without %2").arg(line).arg(QLatin1String(missing));
-        }
-    }
-    return {};
-}
-
-QString wellFormednessError(const QByteArray& xml)
-{
-    QXmlStreamReader r(xml);
-    while (!r.atEnd())
-        r.readNext();
-    if (!r.hasError())
-        return {};
-    return QStringLiteral(": line %1: %2").arg(r.lineNumber()).arg(r.errorString());
 }
 
 struct Walker
@@ -244,8 +204,9 @@ TopologyParse parseHwlocXml(const QByteArray& xml, const QString& sourceName)
             QStringLiteral("%1: entity declarations are not allowed in a topology XML").arg(sourceName);
         return out;
     }
-    if (const QString incomplete = incompleteSetError(xml); !incomplete.isEmpty()) {
-        out.error = QStringLiteral("%1: %2").arg(sourceName, incomplete);
+    // Malformed XML and objects hwloc 2.9 would crash on are refused, with their line, before hwloc.
+    if (const QString bad = hwlocXmlPrecheckError(xml); !bad.isEmpty()) {
+        out.error = QStringLiteral("%1: hwloc could not load the XML: %2").arg(sourceName, bad);
         return out;
     }
     qputenv("HWLOC_LIBXMLIMPORT", "0");
@@ -274,8 +235,8 @@ TopologyParse parseHwlocXml(const QByteArray& xml, const QString& sourceName)
             rc = hwloc_topology_load(raw);
     });
     if (rc != 0) {
-        out.error = QStringLiteral("%1: hwloc could not load the XML%2%3")
-                        .arg(sourceName, wellFormednessError(xml),
+        out.error = QStringLiteral("%1: hwloc could not load the XML%2")
+                        .arg(sourceName,
                             messages.isEmpty() ? QString()
                                                : QStringLiteral(" (hwloc: ")
                                     + messages.simplified().left(2000) + QLatin1Char(')'));

@@ -56,6 +56,9 @@ private Q_SLOTS:
     void captures();
     void errors_data();
     void errors();
+    void hwlocCrashInputs_data();
+    void hwlocCrashInputs();
+    void hwlocPrecheckKeepsValidCapture();
     void sysPairCount();
     void affinityColumns();
     void hostOverride();
@@ -171,6 +174,66 @@ void TestTopologyParsers::errors()
     QVERIFY2(!p.error.isEmpty(), "expected an error");
     for (const QString& part : message.split(u'|'))
         QVERIFY2(p.error.contains(part), qPrintable(p.error + QStringLiteral(" lacks ") + part));
+}
+
+// Inputs on which hwloc 2.9 itself segfaults or allocates 512 MB (tests/data/topology/hostile/README.md):
+// refused before hwloc with the file, the line and the offending attribute.
+void TestTopologyParsers::hwlocCrashInputs_data()
+{
+    QTest::addColumn<QString>("file");
+    QTest::addColumn<QString>("message"); // substrings, '|'-separated
+    QTest::newRow("fuzz-garbled-attribute") // found by fuzz_topology_hwloc, minimised
+        << "hostile/hwloc-fuzz-garbled-attribute.xml"
+        << "hwloc-fuzz-garbled-attribute.xml: hwloc could not load the XML: line 3: ";
+    QTest::newRow("pu-without-complete-cpuset")
+        << "hostile/hwloc-pu-without-complete-cpuset.xml"
+        << "hwloc-pu-without-complete-cpuset.xml|line 8: <object type=\"PU\"> has a cpuset but no "
+           "complete_cpuset";
+    QTest::newRow("numa-without-complete-nodeset")
+        << "hostile/hwloc-numa-without-complete-nodeset.xml"
+        << "hwloc-numa-without-complete-nodeset.xml|line 7: <object type=\"NUMANode\"> has a nodeset but "
+           "no complete_nodeset";
+    QTest::newRow("single-quoted-value")
+        << "hostile/hwloc-single-quoted-complete-cpuset.xml"
+        << "hwloc-single-quoted-complete-cpuset.xml|line 8: <object> attribute text "
+           "\"complete_cpuset='0x00000001' nodeset=\"0x...\"|the only form hwloc reads";
+    QTest::newRow("spaced-equals")
+        << "hostile/hwloc-spaced-equals-complete-cpuset.xml"
+        << "hwloc-spaced-equals-complete-cpuset.xml|line 8: <object> attribute text \"complete_cpuset = ";
+    QTest::newRow("upper-case-attribute")
+        << "hostile/hwloc-upper-case-attribute-before-complete-cpuset.xml"
+        << "hwloc-upper-case-attribute-before-complete-cpuset.xml|line 8: <object> attribute text "
+           "\"Vendor=\"x\" complete_cpuset=";
+    // Not crashes but a 512 MB bitmap and seconds of hwloc time each, from a 2 KB file.
+    QTest::newRow("pu-without-os-index")
+        << "hostile/hwloc-pu-without-os-index.xml"
+        << "hwloc-pu-without-os-index.xml|line 8: <object type=\"PU\"> has no os_index";
+    QTest::newRow("numa-os-index-4294967295")
+        << "hostile/hwloc-numa-os-index-4294967295.xml"
+        << "hwloc-numa-os-index-4294967295.xml|line 7: <object type=\"NUMANode\"> has os_index "
+           "4294967295, over 1048575";
+}
+
+void TestTopologyParsers::hwlocCrashInputs()
+{
+    QFETCH(QString, file);
+    QFETCH(QString, message);
+    const TopologyParse p = loadTopologyFile(dataPath(file));
+    QCOMPARE(static_cast<int>(p.format), static_cast<int>(TopologyFormat::HwlocXml));
+    QVERIFY2(!p.error.isEmpty(), "expected an error");
+    for (const QString& part : message.split(u'|'))
+        QVERIFY2(p.error.contains(part), qPrintable(p.error + QStringLiteral(" lacks ") + part));
+    QVERIFY(p.topo.gpus.empty());
+}
+
+// The fixtures above differ from this capture by one attribute each; it still goes through hwloc.
+void TestTopologyParsers::hwlocPrecheckKeepsValidCapture()
+{
+    const TopologyParse p = loadTopologyFile(dataPath(QStringLiteral("hostile/hwloc-minimal-valid.xml")));
+    QVERIFY2(p.error.isEmpty(), qPrintable(p.error));
+    QCOMPARE(p.topo.host, QStringLiteral("gpu-z01"));
+    QCOMPARE(p.topo.numaNodes.size(), size_t(1));
+    QCOMPARE(p.topo.numaNodes[0].cpus, QStringLiteral("0-1"));
 }
 
 // SOURCES.md: GPU0-3 <-> NIC4-7 and GPU4-7 <-> NIC0-3 are SYS, 32 pairs.

@@ -1,0 +1,189 @@
+// Why this exists: hwloc 2.9 segfaults inside hwloc_topology_load (hwloc_bitmap_compare_first while
+// ordering siblings, hwloc_bitmap_set in hwloc_insert_object_by_parent) when an <object> has a cpuset
+// but no complete_cpuset, or a nodeset but no complete_nodeset, as hwloc's minimal XML reader sees it.
+// That reader is stricter than XML: it stops at the first attribute not written name="value" with a
+// lower-case name and silently drops the rest of the tag, so complete_cpuset='0x1', complete_cpuset =
+// "0x1" or any odd attribute before it leaves complete_cpuset unset (found by fuzz_topology_hwloc).
+// Also refused: a PU or NUMA node without a sane os_index, for which hwloc allocates 512 MB.
+// Every capture is therefore checked with QXmlStreamReader, and each <object> tag is re-read the way
+// hwloc reads it, before hwloc sees the buffer.
+#include "topology_hwloc_check.h"
+
+#include <QStringList>
+#include <QStringView>
+#include <QXmlStreamReader>
+#include <utility>
+#include <vector>
+
+namespace rankscope {
+
+namespace {
+
+bool isHwlocAttributeNameChar(QChar c)
+{
+    return (c >= u'a' && c <= u'z') || c == u'_';
+}
+
+bool isHwlocTagNameChar(QChar c)
+{
+    return isHwlocAttributeNameChar(c) || (c >= u'0' && c <= u'9');
+}
+
+bool isHwlocSpace(QChar c)
+{
+    return c == u' ' || c == u'\t' || c == u'\n';
+}
+
+// The only character references hwloc decodes; any other '&' ends its reading of the tag.
+bool hwlocDecodesEscapes(QStringView value)
+{
+    static const char* const known[] = { "&#10;", "&#13;", "&#9;", "&quot;", "&lt;", "&gt;", "&amp;" };
+    for (qsizetype at = value.indexOf(u'&'); at >= 0; at = value.indexOf(u'&', at + 1)) {
+        bool ok = false;
+        for (const char* k : known)
+            ok = ok || value.mid(at).startsWith(QLatin1String(k));
+        if (!ok)
+            return false;
+    }
+    return true;
+}
+
+struct HwlocTag
+{
+    std::vector<std::pair<QString, QString>> attributes; // as hwloc reads them, in order
+    QString unread; // where hwloc stops reading (empty when it reads the whole tag)
+
+    bool has(const char* name) const
+    {
+        for (const auto& a : attributes)
+            if (a.first == QLatin1String(name))
+                return true;
+        return false;
+    }
+    QString value(const char* name) const
+    {
+        for (const auto& a : attributes)
+            if (a.first == QLatin1String(name))
+                return a.second;
+        return {};
+    }
+};
+
+// `tag` is the text after '<' up to hwloc's end of tag (the first '>'), as in topology-xml-nolibxml.c.
+HwlocTag readLikeHwloc(QStringView tag)
+{
+    HwlocTag out;
+    if (tag.endsWith(u'/'))
+        tag.chop(1);
+    qsizetype i = 0;
+    const qsizetype n = tag.size();
+    while (i < n && isHwlocTagNameChar(tag[i]))
+        ++i;
+    if (i < n && tag[i] != u' ') {
+        out.unread = tag.mid(i).toString();
+        return out;
+    }
+    ++i;
+    while (true) {
+        while (i < n && isHwlocSpace(tag[i]))
+            ++i;
+        if (i >= n)
+            return out;
+        const qsizetype start = i;
+        while (i < n && isHwlocAttributeNameChar(tag[i]))
+            ++i;
+        const qsizetype close = i + 2 <= n ? tag.indexOf(u'"', i + 2) : -1;
+        if (i == start || i + 1 >= n || tag[i] != u'=' || tag[i + 1] != u'"' || close < 0
+            || !hwlocDecodesEscapes(tag.mid(i + 2, close - i - 2))) {
+            out.unread = tag.mid(start).toString();
+            return out;
+        }
+        out.attributes.emplace_back(
+            tag.mid(start, i - start).toString(), tag.mid(i + 2, close - i - 2).toString());
+        i = close + 1;
+    }
+}
+
+// hwloc sizes a CPU (NUMA) bitmap by a PU's (NUMA node's) os_index, and one without os_index gets
+// 2^32-1: a 20 KB capture then costs 512 MB and seconds (found by fuzz_topology_hwloc). Linux numbers
+// at most 8192 CPUs, so a bound far above that refuses only such inputs.
+constexpr unsigned long long maxHwlocOsIndex = 1U << 20;
+
+// hwloc reads os_index with strtoul: the leading decimal digits.
+bool osIndexInRange(const QString& value)
+{
+    qsizetype digits = 0;
+    while (digits < value.size() && value[digits].isDigit())
+        ++digits;
+    bool ok = false;
+    const unsigned long long v = value.left(digits).toULongLong(&ok);
+    return digits == 0 || (ok && v < maxHwlocOsIndex);
+}
+
+QString objectError(const HwlocTag& tag)
+{
+    if (!tag.unread.isEmpty()) {
+        QString shown = tag.unread.simplified();
+        if (shown.size() > 40)
+            shown = shown.left(40) + QStringLiteral("...");
+        return QStringLiteral("<object> attribute text \"%1\" is not name=\"value\" with a lower-case "
+                              "name, double quotes and no space around '=', the only form hwloc reads "
+                              "(it would ignore it and every attribute after it)")
+            .arg(shown);
+    }
+    const char* missing = nullptr;
+    const char* present = nullptr;
+    if (tag.has("cpuset") && !tag.has("complete_cpuset")) {
+        present = "cpuset";
+        missing = "complete_cpuset";
+    } else if (tag.has("nodeset") && !tag.has("complete_nodeset")) {
+        present = "nodeset";
+        missing = "complete_nodeset";
+    }
+    if (!missing) {
+        const QString type = tag.value("type");
+        if (type != QLatin1String("PU") && type != QLatin1String("NUMANode"))
+            return {};
+        if (!tag.has("os_index"))
+            return QStringLiteral("<object type=\"%1\"> has no os_index (hwloc would size a bitmap for "
+                                  "index 4294967295)")
+                .arg(type);
+        if (!osIndexInRange(tag.value("os_index")))
+            return QStringLiteral("<object type=\"%1\"> has os_index %2, over %3 (hwloc would size a "
+                                  "bitmap for it)")
+                .arg(type, tag.value("os_index").left(20))
+                .arg(maxHwlocOsIndex - 1);
+        return {};
+    }
+    return QStringLiteral("<object type=\"%1\"> has a %2 but no %3 (hwloc 2.9 cannot load such an object)")
+        .arg(tag.value("type"), QLatin1String(present), QLatin1String(missing));
+}
+
+} // namespace
+
+QString hwlocXmlPrecheckError(const QByteArray& xml)
+{
+    const QString text = QString::fromUtf8(xml);
+    QXmlStreamReader r(text);
+    qsizetype counted = 0; // line numbers of tag starts, counted incrementally
+    qsizetype line = 1;
+    while (!r.atEnd()) {
+        if (r.readNext() != QXmlStreamReader::StartElement || r.name() != QLatin1String("object"))
+            continue;
+        // No '<' can occur inside a well-formed tag, so the last one before the reader's position opens it.
+        const qsizetype open = text.lastIndexOf(u'<', static_cast<qsizetype>(r.characterOffset()) - 1);
+        const qsizetype end = open < 0 ? -1 : text.indexOf(u'>', open);
+        if (end < 0)
+            continue; // cannot happen after a StartElement; hwloc fails cleanly on such input anyway
+        line += QStringView(text).mid(counted, open - counted).count(u'\n');
+        counted = open;
+        const QString error = objectError(readLikeHwloc(QStringView(text).mid(open + 1, end - open - 1)));
+        if (!error.isEmpty())
+            return QStringLiteral("line %1: %2").arg(line).arg(error);
+    }
+    if (r.hasError())
+        return QStringLiteral("line %1: %2").arg(r.lineNumber()).arg(r.errorString());
+    return {};
+}
+
+} // namespace rankscope
