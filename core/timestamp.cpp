@@ -156,6 +156,31 @@ void finish(ParsedStamp& s, StampKind kind, std::size_t begin, std::size_t end)
 // Glog/c10/torch header after the severity letter: MMDD HH:MM:SS.frac. c10 prints MMDD unpadded (314).
 bool glogBody(Cursor& c, ParsedStamp& s, bool allowUnpadded, int& fracDigits)
 {
+    // The common padded form "MMDD HH:MM:SS.f..." read at fixed offsets: this runs on every c10 line.
+    const std::string_view t = c.text.substr(c.pos);
+    const char* p = t.data();
+    const auto digit = [&](std::size_t i) { return i < t.size() && static_cast<unsigned>(p[i] - '0') <= 9u; };
+    if (t.size() >= 15 && digit(0) && digit(1) && digit(2) && digit(3) && p[4] == ' ' && digit(5) && digit(6)
+        && p[7] == ':' && digit(8) && digit(9) && p[10] == ':' && digit(11) && digit(12) && p[13] == '.'
+        && digit(14)) {
+        const auto two = [&](std::size_t i) { return (p[i] - '0') * 10 + (p[i + 1] - '0'); };
+        s.month = two(0);
+        s.day = two(2);
+        s.hour = two(5);
+        s.minute = two(8);
+        s.second = two(11);
+        std::size_t i = 14;
+        int nanos = 0;
+        for (fracDigits = 0; fracDigits < 9 && digit(i); ++fracDigits, ++i)
+            nanos = nanos * 10 + (p[i] - '0');
+        for (int k = fracDigits; k < 9; ++k)
+            nanos *= 10;
+        for (int extra = 0; extra < 64 && digit(i); ++extra) // further digits are consumed and ignored
+            ++i;
+        s.nanos = nanos;
+        c.pos += i;
+        return i < t.size() && p[i] == ' ';
+    }
     qint64 mmdd = 0;
     const int n = c.upTo(4, mmdd);
     if (n != 4 && !(allowUnpadded && n == 3))
