@@ -9,6 +9,7 @@
 // hwloc reads it, before hwloc sees the buffer.
 #include "topology_hwloc_check.h"
 
+#include <QRegularExpression>
 #include <QStringList>
 #include <QStringView>
 #include <QXmlStreamReader>
@@ -120,8 +121,63 @@ bool osIndexInRange(const QString& value)
     return digits == 0 || (ok && v < maxHwlocOsIndex);
 }
 
+// hwloc_bitmap_sscanf's form: comma-separated 0x words (hwloc writes a zero word as nothing: ",,"),
+// optionally led by the infinite "0xf...f".
+bool isHwlocBitmap(const QString& value, bool& empty)
+{
+    static const QRegularExpression word(QStringLiteral(R"(^0x[0-9a-fA-F]{1,16}$)"));
+    const QStringList words = value.split(QLatin1Char(','));
+    empty = true;
+    bool any = false;
+    for (qsizetype i = 0; i < words.size(); ++i) {
+        const QString& w = words[i];
+        if (w.isEmpty())
+            continue;
+        if (i == 0 && w == QLatin1String("0xf...f")) {
+            any = true;
+            empty = false;
+            continue;
+        }
+        if (!word.match(w).hasMatch())
+            return false;
+        any = true;
+        for (const QChar c : QStringView(w).mid(2))
+            empty = empty && c == u'0';
+    }
+    return any;
+}
+
+// With every CPU or every NUMA node disallowed hwloc aborts the process ("Topology became empty"),
+// so the sets must be readable, and the root's allowed sets not empty (found by fuzz_topology_hwloc).
+QString setError(const HwlocTag& tag)
+{
+    static const char* const sets[] = { "cpuset", "complete_cpuset", "allowed_cpuset", "nodeset",
+        "complete_nodeset", "allowed_nodeset" };
+    const bool root = tag.value("type") == QLatin1String("Machine");
+    for (const char* name : sets) {
+        if (!tag.has(name))
+            continue;
+        bool empty = false;
+        const QString value = tag.value(name);
+        if (!isHwlocBitmap(value, empty))
+            return QStringLiteral("<object type=\"%1\"> has %2=\"%3\", not a bitmap hwloc can read "
+                                  "(0x words separated by commas)")
+                .arg(tag.value("type"), QLatin1String(name), value.left(40));
+        if (root && empty && QByteArrayView(name).startsWith("allowed_"))
+            return QStringLiteral("<object type=\"Machine\"> has an empty %1: nothing would be left to "
+                                  "load (hwloc aborts the process on it)")
+                .arg(QLatin1String(name));
+    }
+    return {};
+}
+
 QString objectError(const HwlocTag& tag)
 {
+    if (tag.unread.isEmpty()) {
+        const QString sets = setError(tag);
+        if (!sets.isEmpty())
+            return sets;
+    }
     if (!tag.unread.isEmpty()) {
         QString shown = tag.unread.simplified();
         if (shown.size() > 40)

@@ -185,6 +185,15 @@ void TestTopologyParsers::hwlocCrashInputs_data()
     QTest::newRow("fuzz-garbled-attribute") // found by fuzz_topology_hwloc, minimised
         << "hostile/hwloc-fuzz-garbled-attribute.xml"
         << "hwloc-fuzz-garbled-attribute.xml: hwloc could not load the XML: line 3: ";
+    // Found by fuzz_topology_hwloc: with nothing allowed hwloc prints "Topology became empty,
+    // aborting!" and ends the process.
+    QTest::newRow("root-allowed-sets-unreadable")
+        << "hostile/hwloc-root-allowed-sets-unreadable.xml"
+        << "hwloc-root-allowed-sets-unreadable.xml: hwloc could not load the XML: line 4: "
+           "|allowed_cpuset=\"0=00000003\"|not a bitmap";
+    QTest::newRow("root-allowed-sets-empty")
+        << "hostile/hwloc-root-allowed-sets-empty.xml"
+        << "hwloc-root-allowed-sets-empty.xml: hwloc could not load the XML: line 4: |empty allowed_cpuset";
     QTest::newRow("pu-without-complete-cpuset")
         << "hostile/hwloc-pu-without-complete-cpuset.xml"
         << "hwloc-pu-without-complete-cpuset.xml|line 8: <object type=\"PU\"> has a cpuset but no "
