@@ -13,6 +13,7 @@ FileLinesResult FileLines::open(const FileInfo& info, qint64 cacheBytes)
     }
     std::shared_ptr<FileLines> lines(new FileLines());
     lines->m_path = info.path;
+    lines->m_compressed = info.compressed;
     lines->m_source = std::move(source);
     // QCache counts cost in int; blocks are costed in KiB to stay far from its limit.
     lines->m_cache.setMaxCost(static_cast<qsizetype>(qMax<qint64>(cacheBytes / 1024, 1024)));
@@ -22,6 +23,25 @@ FileLinesResult FileLines::open(const FileInfo& info, qint64 cacheBytes)
     } else {
         lines->m_offsets = info.lineOffsets;
     }
+    result.lines = std::move(lines);
+    return result;
+}
+
+FileLinesResult FileLines::reopen(qint64 cacheBytes) const
+{
+    FileLinesResult result;
+    QString error;
+    std::unique_ptr<BlockSource> source = BlockSource::open(m_path, m_compressed, error);
+    if (!source) {
+        result.error = error;
+        return result;
+    }
+    std::shared_ptr<FileLines> lines(new FileLines());
+    lines->m_path = m_path;
+    lines->m_compressed = m_compressed;
+    lines->m_source = std::move(source);
+    lines->m_cache.setMaxCost(static_cast<qsizetype>(qMax<qint64>(cacheBytes / 1024, 1024)));
+    lines->m_offsets = m_offsets;
     result.lines = std::move(lines);
     return result;
 }

@@ -30,6 +30,9 @@ public:
     static constexpr qint64 kMaxLineBytes = 1024 * 1024; // longer lines are cut, visibly
 
     static FileLinesResult open(const FileInfo& info, qint64 cacheBytes = 64 * 1024 * 1024);
+    // A second, independent reader of the same file (its own source and cache, the same line index),
+    // for a worker thread; safe to call while this one is only read.
+    FileLinesResult reopen(qint64 cacheBytes = 16 * 1024 * 1024) const;
 
     qint64 count() const { return static_cast<qint64>(m_offsets.size()); }
     // Line `index` (0-based) decoded lossily as UTF-8, without its '\n' or trailing '\r';
@@ -48,6 +51,7 @@ private:
     QByteArray readLineBytes(qint64 offset, qint64 limit) const;
 
     QString m_path;
+    bool m_compressed = false;
     std::unique_ptr<BlockSource> m_source;
     std::vector<qint64> m_offsets;
     mutable QCache<qint64, QByteArray> m_cache;

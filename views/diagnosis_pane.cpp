@@ -9,12 +9,14 @@
 #include <QFontDatabase>
 #include <QGridLayout>
 #include <QHBoxLayout>
+#include <QHash>
 #include <QLabel>
 #include <QPlainTextEdit>
 #include <QSettings>
 #include <QTextBlock>
 #include <QToolButton>
 #include <QVBoxLayout>
+#include <algorithm>
 
 namespace rankscope {
 
@@ -33,6 +35,38 @@ QString confidenceColor(const QString& c)
         return QStringLiteral("#b26a00");
     return QStringLiteral("#9e2a2b");
 }
+
+} // namespace
+
+namespace {
+
+// The window lays itself out again whenever any label in it changes (a status message, the log's file
+// name), and each pass asks every word-wrapped label here for its height at the pane's width: a fresh
+// QTextDocument layout each time. The pane's texts are fixed once shown, so the answer per width is kept.
+class LaidOutLabel : public QLabel
+{
+public:
+    using QLabel::QLabel;
+    int heightForWidth(int width) const override
+    {
+        const auto it = m_heights.constFind(width);
+        if (it != m_heights.constEnd())
+            return *it;
+        const int h = QLabel::heightForWidth(width);
+        m_heights.insert(width, h);
+        return h;
+    }
+
+protected:
+    void changeEvent(QEvent* event) override
+    {
+        m_heights.clear(); // font, style or text-direction changes lay the text out differently
+        QLabel::changeEvent(event);
+    }
+
+private:
+    mutable QHash<int, int> m_heights;
+};
 
 } // namespace
 
@@ -60,7 +94,7 @@ void DiagnosisPane::clear()
     m_layout = new QVBoxLayout(m_content);
     m_layout->setContentsMargins(12, 10, 12, 10);
     m_layout->setSpacing(10);
-    m_headline = new QLabel(
+    m_headline = new QLabel( // its text is set later: not cached
         tr("Open a log folder (Ctrl+O), drop files or a folder here, or paste a traceback (Ctrl+V)."));
     m_headline->setWordWrap(true);
     m_layout->addWidget(m_headline);
@@ -90,7 +124,7 @@ int DiagnosisPane::checklistCount() const
 
 QLabel* DiagnosisPane::richLabel(const QString& html)
 {
-    auto* label = new QLabel(html);
+    auto* label = new LaidOutLabel(html);
     label->setWordWrap(true);
     label->setTextFormat(Qt::RichText);
     label->setTextInteractionFlags(Qt::TextBrowserInteraction);
@@ -110,7 +144,7 @@ QWidget* DiagnosisPane::section(const QString& title, QWidget* body)
     auto* v = new QVBoxLayout(box);
     v->setContentsMargins(0, 0, 0, 0);
     v->setSpacing(4);
-    auto* t = new QLabel(QStringLiteral("<b>%1</b>").arg(title.toHtmlEscaped()));
+    auto* t = new LaidOutLabel(QStringLiteral("<b>%1</b>").arg(title.toHtmlEscaped()));
     v->addWidget(t);
     v->addWidget(body);
     return box;
@@ -124,7 +158,7 @@ QWidget* DiagnosisPane::commandList(const QStringList& commands)
     grid->setColumnStretch(0, 1);
     int row = 0;
     for (const QString& cmd : commands) {
-        auto* text = new QLabel(cmd);
+        auto* text = new LaidOutLabel(cmd);
         text->setFont(mono());
         text->setWordWrap(true);
         text->setTextFormat(Qt::PlainText);
@@ -156,7 +190,7 @@ QWidget* DiagnosisPane::checklist(const QStringList& items, const QString& key)
         auto* h = new QHBoxLayout(row);
         h->setContentsMargins(0, 0, 0, 0);
         auto* check = new QCheckBox;
-        auto* text = new QLabel(QStringLiteral("%1. %2").arg(i + 1).arg(items[i]));
+        auto* text = new LaidOutLabel(QStringLiteral("%1. %2").arg(i + 1).arg(items[i]));
         text->setWordWrap(true);
         text->setTextInteractionFlags(Qt::TextSelectableByMouse);
         text->setBuddy(check);
@@ -200,7 +234,7 @@ void DiagnosisPane::setDiagnosis(const Incident* inc, const Diagnosis* d, const 
     if (d->initiatingEvent >= 0) {
         const LogEvent& e = inc->events[static_cast<size_t>(d->initiatingEvent)];
         const FileInfo& f = inc->files[static_cast<size_t>(e.file)];
-        auto* line = new QLabel(e.text);
+        auto* line = new LaidOutLabel(e.text);
         line->setFont(mono());
         line->setWordWrap(true);
         line->setTextFormat(Qt::PlainText);
@@ -218,7 +252,7 @@ void DiagnosisPane::setDiagnosis(const Incident* inc, const Diagnosis* d, const 
         auto* h = new QHBoxLayout(columns);
         h->setContentsMargins(0, 0, 0, 0);
         h->setSpacing(16);
-        auto* fix = new QLabel(d->fix);
+        auto* fix = new LaidOutLabel(d->fix);
         fix->setWordWrap(true);
         fix->setTextFormat(Qt::PlainText);
         fix->setTextInteractionFlags(Qt::TextSelectableByMouse);
@@ -236,12 +270,20 @@ void DiagnosisPane::setDiagnosis(const Incident* inc, const Diagnosis* d, const 
     }
 
     QString lists;
-    auto addList = [&lists](const QString& title, const QStringList& items) {
+    // At 1024 ranks a list can have a hundred items (one torchrun note per node). Rich text is laid out
+    // again on every layout pass of the window, so the pane shows the first few and counts the rest.
+    static constexpr qsizetype kShownItems = 8;
+    auto addList = [&lists, this](const QString& title, const QStringList& items) {
         if (items.isEmpty())
             return;
         lists += QStringLiteral("<p><b>%1</b></p><ul>").arg(title.toHtmlEscaped());
-        for (const QString& i : items)
-            lists += QStringLiteral("<li>%1</li>").arg(i);
+        for (qsizetype i = 0; i < std::min(items.size(), kShownItems); ++i)
+            lists += QStringLiteral("<li>%1</li>").arg(items[i]);
+        if (items.size() > kShownItems)
+            lists += QStringLiteral("<li><i>%1</i></li>")
+                         .arg(tr("… and %1 more: every one is in File ▸ Export Report")
+                                  .arg(items.size() - kShownItems)
+                                  .toHtmlEscaped());
         lists += QStringLiteral("</ul>");
     };
     QStringList collateral, suspects, torchrun, hypotheses, notes;

@@ -53,7 +53,18 @@ LogPanel::LogPanel(QWidget* parent)
     connect(m_search, &QLineEdit::returnPressed, this, [this] { search(true); });
     connect(next, &QToolButton::clicked, this, [this] { search(true); });
     connect(prev, &QToolButton::clicked, this, [this] { search(false); });
-    connect(m_warnOnly, &QCheckBox::toggled, m_view, &LogView::setWarnOnly);
+    // Whole-file work runs off the UI thread; the message says so until the answer arrives.
+    connect(m_warnOnly, &QCheckBox::toggled, this, [this](bool on) {
+        if (on)
+            m_message->setText(tr("filtering…"));
+        m_view->requestWarnOnly(on);
+    });
+    connect(m_view, &LogView::filterApplied, this, [this] {
+        if (m_message->text() == tr("filtering…"))
+            m_message->clear();
+    });
+    connect(m_view, &LogView::findFinished, this,
+        [this](qint64 hit) { m_message->setText(hit < 0 ? tr("no match") : QString()); });
     connect(
         m_line, &QLineEdit::returnPressed, this, [this] { m_view->goToLine(m_line->text().toLongLong()); });
 }
@@ -74,8 +85,8 @@ void LogPanel::search(bool forward)
         m_message->setText(tr("invalid regex: %1").arg(error));
         return;
     }
-    const qint64 hit = forward ? m_view->findNext() : m_view->findPrevious();
-    m_message->setText(hit < 0 ? tr("no match") : QString());
+    m_message->setText(tr("searching…"));
+    m_view->startFind(forward ? 1 : -1);
 }
 
 } // namespace rankscope

@@ -1,12 +1,14 @@
 #include "log_view.h"
 
 #include "line_severity.h"
+#include "log_search.h"
 
 #include <QApplication>
 #include <QClipboard>
 #include <QFontDatabase>
 #include <QKeyEvent>
 #include <QScrollBar>
+#include <QtConcurrent/QtConcurrentRun>
 #include <algorithm>
 
 namespace rankscope {
@@ -20,64 +22,101 @@ LogView::LogView(QWidget* parent)
     updateScrollBars();
 }
 
+LogView::~LogView()
+{
+    cancelJobs();
+}
+
 std::vector<LogMark> LogView::marksFromIncident(
     const Incident& incident, int fileIndex, const QStringList& signatureTitles)
 {
-    std::vector<LogMark> marks;
-    for (const LogEvent& e : incident.events) {
-        if (e.file != fileIndex)
-            continue;
-        LogMark m { e.line, std::max(1, e.lineCount), e.severity, {} };
-        if (e.signature >= 0)
-            m.title = e.signature < signatureTitles.size() ? signatureTitles.at(e.signature)
-                                                           : QStringLiteral("signature %1").arg(e.signature);
-        marks.push_back(std::move(m));
-    }
-    return marks;
+    return marksForFile(incident, fileIndex, signatureTitles);
 }
 
 bool LogView::showFile(
     const Incident& incident, int fileIndex, qint64 line, const QStringList& signatureTitles)
 {
     if (fileIndex < 0 || static_cast<size_t>(fileIndex) >= incident.files.size()) {
+        cancelJobs();
         m_lines.reset();
         m_error = tr("No file %1 in this incident").arg(fileIndex);
-        updateScrollBars();
+        resetFile();
         return false;
     }
     return openFile(incident.files[static_cast<size_t>(fileIndex)],
         marksFromIncident(incident, fileIndex, signatureTitles), line);
 }
 
+void LogView::cancelJobs()
+{
+    for (auto* token : { &m_searchCancel, &m_filterCancel }) {
+        if (*token)
+            (*token)->cancel();
+        token->reset();
+    }
+    ++m_searchGeneration; // results still under way are stale
+    ++m_filterGeneration;
+}
+
+void LogView::resetFile()
+{
+    m_current = m_anchor = m_selFirst = m_selLast = 0;
+    m_maxWidth = 0;
+    m_shown.reset();
+    m_filterActive = false;
+    updateScrollBars();
+    horizontalScrollBar()->setValue(0);
+    verticalScrollBar()->setValue(0);
+    viewport()->update();
+}
+
 bool LogView::openFile(const FileInfo& file, std::vector<LogMark> marks, qint64 line)
 {
+    cancelJobs();
     const FileLinesResult opened = FileLines::open(file);
     m_lines = opened.lines;
     m_error = opened.error;
     m_marks = std::move(marks);
-    std::sort(
+    std::stable_sort(
         m_marks.begin(), m_marks.end(), [](const LogMark& a, const LogMark& b) { return a.line < b.line; });
-    m_current = m_anchor = m_selFirst = m_selLast = 0;
-    m_maxWidth = 0;
+    resetFile();
     rebuildFilter();
-    horizontalScrollBar()->setValue(0);
-    verticalScrollBar()->setValue(0);
     if (m_lines && line > 0)
         goToLine(line);
-    viewport()->update();
+    return m_lines != nullptr;
+}
+
+bool LogView::showPrepared(PreparedLog log)
+{
+    cancelJobs();
+    m_lines = std::move(log.lines);
+    m_error = log.error;
+    m_marks = std::move(log.marks);
+    resetFile();
+    if (m_warnOnly && m_lines) {
+        if (log.warnFiltered) {
+            m_shown = std::make_shared<const std::vector<qint64>>(std::move(log.warnLines));
+            m_filterActive = true;
+            updateScrollBars();
+        } else {
+            startFilterJob();
+        }
+    }
+    if (m_lines && log.line > 0)
+        goToLine(log.line);
     return m_lines != nullptr;
 }
 
 qint64 LogView::shownLineCount() const
 {
-    return m_warnOnly ? static_cast<qint64>(m_shown.size()) : lineCount();
+    return m_filterActive ? static_cast<qint64>(m_shown->size()) : lineCount();
 }
 
 bool LogView::isLineShown(qint64 line) const
 {
     if (line < 1 || line > lineCount())
         return false;
-    return !m_warnOnly || std::binary_search(m_shown.begin(), m_shown.end(), line);
+    return !m_filterActive || std::binary_search(m_shown->begin(), m_shown->end(), line);
 }
 
 QString LogView::lineText(qint64 line) const
@@ -89,31 +128,22 @@ qint64 LogView::lineOfRow(qint64 row) const
 {
     if (row < 0 || row >= rowCount())
         return 0;
-    return m_warnOnly ? m_shown[static_cast<size_t>(row)] : row + 1;
+    return m_filterActive ? (*m_shown)[static_cast<size_t>(row)] : row + 1;
 }
 
 qint64 LogView::rowOfLine(qint64 line) const
 {
-    if (!m_warnOnly)
+    if (!m_filterActive)
         return std::clamp<qint64>(line - 1, 0, std::max<qint64>(0, lineCount() - 1));
-    const auto it = std::lower_bound(m_shown.begin(), m_shown.end(), line);
-    if (it == m_shown.end())
-        return std::max<qint64>(0, static_cast<qint64>(m_shown.size()) - 1);
-    return static_cast<qint64>(it - m_shown.begin());
+    const auto it = std::lower_bound(m_shown->begin(), m_shown->end(), line);
+    if (it == m_shown->end())
+        return std::max<qint64>(0, static_cast<qint64>(m_shown->size()) - 1);
+    return static_cast<qint64>(it - m_shown->begin());
 }
 
 const LogMark* LogView::markAt(qint64 line) const
 {
-    // Marks are sorted by first line; records are short, so look back a little for a covering one.
-    auto it = std::upper_bound(
-        m_marks.begin(), m_marks.end(), line, [](qint64 l, const LogMark& m) { return l < m.line; });
-    const LogMark* best = nullptr;
-    for (int back = 0; it != m_marks.begin() && back < 64; ++back) {
-        --it;
-        if (it->line <= line && line < it->line + it->lineCount && (!best || it->severity > best->severity))
-            best = &*it;
-    }
-    return best;
+    return markCovering(m_marks, line);
 }
 
 Severity LogView::lineSeverity(qint64 line, const QString& text) const
@@ -125,27 +155,75 @@ Severity LogView::lineSeverity(qint64 line, const QString& text) const
 
 void LogView::rebuildFilter()
 {
-    m_shown.clear();
+    m_shown.reset();
+    m_filterActive = false;
     if (m_warnOnly && m_lines) {
-        // One pass over the file; marked lines (signature hits, record continuations) stay visible.
-        for (qint64 l = 1; l <= lineCount(); ++l) {
-            if (markAt(l) || classifyLineSeverity(m_lines->line(l - 1)) >= Severity::Warn)
-                m_shown.push_back(l);
-        }
+        m_shown = std::make_shared<const std::vector<qint64>>(warnOrMarkedLines(*m_lines, m_marks));
+        m_filterActive = true;
     }
     updateScrollBars();
 }
 
 void LogView::setWarnOnly(bool warnOnly)
 {
-    if (warnOnly == m_warnOnly)
+    if (warnOnly == m_warnOnly && warnOnly == m_filterActive)
         return;
+    if (m_filterCancel)
+        m_filterCancel->cancel();
+    m_filterCancel.reset();
+    ++m_filterGeneration;
     const qint64 keep = m_current > 0 ? m_current : firstVisibleLine();
     m_warnOnly = warnOnly;
     rebuildFilter();
     if (keep > 0)
         verticalScrollBar()->setValue(static_cast<int>(rowOfLine(keep)));
     viewport()->update();
+}
+
+void LogView::requestWarnOnly(bool warnOnly)
+{
+    if (!warnOnly || !m_lines) { // turning it off costs nothing
+        setWarnOnly(warnOnly);
+        Q_EMIT filterApplied();
+        return;
+    }
+    if (m_warnOnly && (m_filterActive || m_filterCancel))
+        return;
+    m_warnOnly = true;
+    startFilterJob();
+}
+
+void LogView::startFilterJob()
+{
+    if (m_filterCancel)
+        m_filterCancel->cancel();
+    auto token = std::make_shared<CancelToken>();
+    m_filterCancel = token;
+    const quint64 generation = ++m_filterGeneration;
+    std::shared_ptr<FileLines> lines = m_lines;
+    std::vector<LogMark> marks = m_marks;
+    QtConcurrent::run([lines, marks = std::move(marks), token] {
+        const FileLinesResult reader = lines->reopen();
+        bool cancelled = !reader.ok();
+        auto kept = std::make_shared<const std::vector<qint64>>(reader.ok()
+                ? warnOrMarkedLines(*reader.lines, marks, token.get(), {}, &cancelled)
+                : std::vector<qint64>());
+        return cancelled ? std::shared_ptr<const std::vector<qint64>>() : kept;
+    }).then(this, [this, generation](std::shared_ptr<const std::vector<qint64>> kept) {
+        if (generation != m_filterGeneration)
+            return; // another file or another request since
+        m_filterCancel.reset();
+        if (!kept || !m_warnOnly)
+            return;
+        const qint64 keep = m_current > 0 ? m_current : firstVisibleLine();
+        m_shown = std::move(kept);
+        m_filterActive = true;
+        updateScrollBars();
+        if (keep > 0)
+            verticalScrollBar()->setValue(static_cast<int>(rowOfLine(keep)));
+        viewport()->update();
+        Q_EMIT filterApplied();
+    });
 }
 
 void LogView::goToLine(qint64 line)
@@ -182,17 +260,43 @@ qint64 LogView::find(int direction)
 {
     if (!m_lines || rowCount() == 0 || m_search.pattern().isEmpty())
         return -1;
-    const qint64 rows = rowCount();
-    const qint64 start = m_current > 0 ? rowOfLine(m_current) : (direction > 0 ? -1 : rows);
-    for (qint64 step = 1; step <= rows; ++step) {
-        const qint64 row = ((start + direction * step) % rows + rows) % rows;
-        const qint64 line = lineOfRow(row);
-        if (m_search.match(m_lines->line(line - 1)).hasMatch()) {
-            goToLine(line);
-            return line;
-        }
+    const qint64 start = m_current > 0 ? rowOfLine(m_current) : (direction > 0 ? -1 : rowCount());
+    const qint64 line =
+        findMatchingLine(*m_lines, m_search, m_filterActive ? m_shown.get() : nullptr, start, direction);
+    if (line > 0)
+        goToLine(line);
+    return line > 0 ? line : -1;
+}
+
+void LogView::startFind(int direction)
+{
+    if (m_searchCancel)
+        m_searchCancel->cancel();
+    m_searchCancel.reset();
+    const quint64 generation = ++m_searchGeneration;
+    if (!m_lines || rowCount() == 0 || m_search.pattern().isEmpty()) {
+        Q_EMIT findFinished(-1);
+        return;
     }
-    return -1;
+    auto token = std::make_shared<CancelToken>();
+    m_searchCancel = token;
+    const qint64 start = m_current > 0 ? rowOfLine(m_current) : (direction > 0 ? -1 : rowCount());
+    std::shared_ptr<const std::vector<qint64>> shown = m_filterActive ? m_shown : nullptr;
+    std::shared_ptr<FileLines> lines = m_lines;
+    const QRegularExpression re = m_search;
+    QtConcurrent::run([lines, shown, re, start, direction, token] {
+        const FileLinesResult reader = lines->reopen();
+        if (!reader.ok())
+            return qint64(-1);
+        return findMatchingLine(*reader.lines, re, shown.get(), start, direction, token.get());
+    }).then(this, [this, generation](qint64 line) {
+        if (generation != m_searchGeneration)
+            return; // superseded, or another file is shown
+        m_searchCancel.reset();
+        if (line > 0)
+            goToLine(line);
+        Q_EMIT findFinished(line > 0 ? line : -1);
+    });
 }
 
 qint64 LogView::findNext()

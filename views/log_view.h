@@ -1,9 +1,15 @@
 // A virtualised view of one log file: only the visible lines are read (through FileLines) and
 // painted. Line numbers, severity colours, the incident's signature hits marked, regex search,
 // a WARN-or-worse filter, jump to line, and Ctrl+C copy of the selected lines.
+// Whole-file work (search, the WARN+ filter) has a blocking form for tests and tools and a background
+// form (startFind, requestWarnOnly) for the UI: that one runs on its own reader off the UI thread and a
+// newer request, or another file, makes an older result stale.
 #pragma once
 
+#include "cancel_token.h"
 #include "file_lines.h"
+#include "incident_view_model.h"
+#include "log_marks.h"
 #include "log_model.h"
 
 #include <QAbstractScrollArea>
@@ -13,21 +19,13 @@
 
 namespace rankscope {
 
-// A line of interest from the incident: an event and, when it matched one, its signature's title.
-struct LogMark
-{
-    qint64 line = 0; // 1-based
-    int lineCount = 1;
-    Severity severity = Severity::Info;
-    QString title;
-};
-
 class LogView : public QAbstractScrollArea
 {
     Q_OBJECT
 
 public:
     explicit LogView(QWidget* parent = nullptr);
+    ~LogView() override;
 
     // The events of `fileIndex` as marks; `signatureTitles[i]` names catalog entry i (else "signature i").
     static std::vector<LogMark> marksFromIncident(
@@ -37,6 +35,9 @@ public:
     bool showFile(
         const Incident& incident, int fileIndex, qint64 line, const QStringList& signatureTitles = {});
     bool openFile(const FileInfo& file, std::vector<LogMark> marks, qint64 line = 0);
+    // Shows a file opened off the UI thread (see prepareLog); with the WARN+ filter on and not computed
+    // by the job, the filter runs in the background.
+    bool showPrepared(PreparedLog log);
     QString errorString() const { return m_error; }
     QString filePath() const { return m_lines ? m_lines->path() : QString(); }
 
@@ -54,10 +55,17 @@ public:
     bool setSearchPattern(const QString& pattern, QString* error = nullptr);
     QString searchPattern() const { return m_search.pattern(); }
     // Next/previous shown line matching the pattern, wrapping; goes there and returns it, or -1.
+    // These scan the file on the calling thread.
     qint64 findNext();
     qint64 findPrevious();
     void setWarnOnly(bool warnOnly); // show only WARN-or-worse lines (and marked lines)
     bool warnOnly() const { return m_warnOnly; }
+
+    // The same off the UI thread: findFinished(line or -1) follows; filterApplied() once the filter shows.
+    void startFind(int direction);
+    void requestWarnOnly(bool warnOnly);
+    bool isSearching() const { return m_searchCancel != nullptr; }
+    bool isFiltering() const { return m_filterCancel != nullptr; }
 
     // Selected lines (1-based, inclusive), as text joined with '\n'.
     QString selectedText() const;
@@ -66,6 +74,8 @@ public:
 
 Q_SIGNALS:
     void currentLineChanged(qint64 line);
+    void findFinished(qint64 line); // -1: no match
+    void filterApplied();
 
 protected:
     void paintEvent(QPaintEvent* event) override;
@@ -84,6 +94,9 @@ private:
     const LogMark* markAt(qint64 line) const;
     Severity lineSeverity(qint64 line, const QString& text) const;
     void rebuildFilter();
+    void startFilterJob();
+    void cancelJobs();
+    void resetFile();
     void updateScrollBars();
     qint64 find(int direction);
     int lineHeight() const;
@@ -93,8 +106,12 @@ private:
 
     std::shared_ptr<FileLines> m_lines;
     std::vector<LogMark> m_marks; // sorted by line
-    std::vector<qint64> m_shown; // shown lines when filtering (1-based)
-    bool m_warnOnly = false;
+    // Shown lines when filtering (1-based), shared with background searches; in use when m_filterActive.
+    std::shared_ptr<const std::vector<qint64>> m_shown;
+    bool m_warnOnly = false; // asked for; applies once m_filterActive
+    bool m_filterActive = false;
+    std::shared_ptr<CancelToken> m_searchCancel, m_filterCancel; // set while a job runs
+    quint64 m_searchGeneration = 0, m_filterGeneration = 0;
     QRegularExpression m_search;
     qint64 m_current = 0;
     qint64 m_anchor = 0, m_selFirst = 0, m_selLast = 0;

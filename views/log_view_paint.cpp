@@ -161,11 +161,11 @@ void LogView::keyPressEvent(QKeyEvent* event)
         return;
     }
     if (event->matches(QKeySequence::FindNext)) {
-        findNext();
+        startFind(1);
         return;
     }
     if (event->matches(QKeySequence::FindPrevious)) {
-        findPrevious();
+        startFind(-1);
         return;
     }
     const qint64 row = m_current > 0 ? rowOfLine(m_current) : verticalScrollBar()->value();

@@ -69,6 +69,8 @@ MainWindow::MainWindow(QWidget* parent)
     m_hostFilter->setToolTip(tr("Show the ranks of one host"));
     auto* withEvents = new QCheckBox(tr("Only ranks with WARN+"));
     auto* text = new QLineEdit;
+    m_rankWarnOnly = withEvents;
+    m_rankText = text;
     text->setPlaceholderText(tr("Filter ranks (host, rank, text)…"));
     text->setClearButtonEnabled(true);
     text->setMinimumWidth(180);
@@ -93,7 +95,9 @@ MainWindow::MainWindow(QWidget* parent)
     m_progress = new QProgressBar;
     m_progress->setMaximumWidth(220);
     m_progress->setVisible(false);
+    m_progress->setObjectName(QStringLiteral("loadProgress"));
     m_stop = new QToolButton;
+    m_stop->setObjectName(QStringLiteral("stopLoading"));
     m_stop->setText(tr("Stop"));
     m_stop->setVisible(false);
     connect(m_stop, &QToolButton::clicked, this, [this] {
@@ -115,7 +119,7 @@ MainWindow::MainWindow(QWidget* parent)
     statusBar()->addPermanentWidget(m_progress);
     statusBar()->addPermanentWidget(m_stop);
 
-    connect(&m_watcher, &QFutureWatcher<std::shared_ptr<Analysis>>::finished, this, &MainWindow::onFinished);
+    connect(&m_watcher, &QFutureWatcher<Loaded>::finished, this, &MainWindow::onFinished);
     connect(m_timeline, &TimelineView::eventSelected, this, &MainWindow::showEvent);
     connect(m_diagnosis, &DiagnosisPane::eventActivated, this, &MainWindow::showEvent);
 
@@ -127,9 +131,12 @@ MainWindow::MainWindow(QWidget* parent)
 
 MainWindow::~MainWindow()
 {
-    if (m_cancel)
-        m_cancel->cancel();
-    m_watcher.waitForFinished();
+    for (const auto& token : { m_cancel, m_viewCancel, m_logCancel }) {
+        if (token)
+            token->cancel();
+    }
+    if (m_watcher.isRunning())
+        m_watcher.waitForFinished();
 }
 
 void MainWindow::buildDocks()
@@ -147,11 +154,14 @@ void MainWindow::buildDocks()
     diag->setMinimumWidth(520);
 
     m_ranks = new QTreeWidget;
+    m_ranks->setObjectName(QStringLiteral("ranks"));
     m_ranks->setHeaderLabels({ tr("Rank"), tr("Host"), tr("GPU"), tr("First WARN"), tr("Message") });
     m_ranks->setRootIsDecorated(false);
     m_ranks->setUniformRowHeights(true);
     m_ranks->setAlternatingRowColors(true);
     m_ranks->header()->setStretchLastSection(true);
+    // Fitting the columns samples rows; the rows are alike, and a thousand of them cost a frame.
+    m_ranks->header()->setResizeContentsPrecision(64);
     connect(m_ranks, &QTreeWidget::itemActivated, this, [this](QTreeWidgetItem* item) {
         const int ev = item->data(0, Qt::UserRole).toInt();
         if (ev >= 0)
@@ -245,6 +255,7 @@ void MainWindow::buildMenus()
     QToolBar* bar = addToolBar(tr("Attempt"));
     bar->setObjectName(QStringLiteral("attemptbar"));
     m_attempts = new QComboBox;
+    m_attempts->setObjectName(QStringLiteral("attempts"));
     m_attempts->setToolTip(tr("Elastic restarts: each attempt is an incident of its own"));
     bar->addWidget(new QLabel(tr(" Attempt: ")));
     bar->addWidget(m_attempts);
@@ -291,7 +302,7 @@ LogView* MainWindow::logView() const
 
 bool MainWindow::isLoading() const
 {
-    return m_watcher.isRunning();
+    return m_watcher.isRunning() || m_viewCancel != nullptr;
 }
 
 const AttemptAnalysis* MainWindow::currentAttempt() const
@@ -324,64 +335,134 @@ void MainWindow::start(const AnalysisRequest& request)
             },
             Qt::QueuedConnection);
     };
-    m_watcher.setFuture(QtConcurrent::run([request, token, progress] {
-        return std::make_shared<Analysis>(analyze(request, token.get(), progress));
+    const bool warnOnly = logView()->warnOnly();
+    const bool timelineWarn = timelineWarnOnly();
+    const QString timelineText = m_rankText->text();
+    m_watcher.setFuture(QtConcurrent::run([request, token, progress, warnOnly, timelineWarn, timelineText] {
+        Loaded loaded;
+        loaded.analysis = std::make_shared<Analysis>(analyze(request, token.get(), progress));
+        if (!loaded.analysis->cancelled && !token->isCancelled() && loaded.analysis->currentAttempt()) {
+            auto view = std::make_shared<IncidentViewModel>(
+                buildIncidentViewModel(*loaded.analysis, loaded.analysis->current, warnOnly, token.get()));
+            view->timeline.setWarnOnly(timelineWarn);
+            view->timeline.setTextFilter(timelineText);
+            loaded.view = std::move(view);
+        }
+        return loaded;
     }));
+}
+
+bool MainWindow::timelineWarnOnly() const
+{
+    return m_rankWarnOnly->isChecked();
+}
+
+void MainWindow::releaseInBackground(std::shared_ptr<Analysis> analysis)
+{
+    // Freeing a big incident (millions of strings) takes longer than a frame: let a worker do it.
+    if (analysis && analysis.use_count() == 1)
+        (void)QtConcurrent::run([a = std::move(analysis)]() mutable { a.reset(); });
 }
 
 void MainWindow::onFinished()
 {
-    std::shared_ptr<Analysis> result = m_watcher.result();
+    Loaded loaded = m_watcher.future().takeResult();
     m_progress->setVisible(false);
     m_stop->setVisible(false);
-    if (!result || result->cancelled) {
-        m_banner->setText(tr("Loading stopped."));
+    std::shared_ptr<Analysis> result = std::move(loaded.analysis);
+    if (!result || result->cancelled || m_cancel->isCancelled()) {
+        // What was shown stays shown, untouched; the partial result goes away off the UI thread.
+        loaded.view.reset();
+        releaseInBackground(std::move(result));
+        const AttemptAnalysis* shown = currentAttempt();
+        m_banner->setText(shown ? shown->diagnosis.headline : tr("Loading stopped."));
+        statusBar()->showMessage(tr("Loading stopped."), 8000);
         return;
     }
+    // A new analysis replaces everything: cancel what still works on the old one.
+    for (auto* token : { &m_viewCancel, &m_logCancel }) {
+        if (*token)
+            (*token)->cancel();
+        token->reset();
+    }
+    ++m_viewGeneration;
+    ++m_logGeneration;
+    std::shared_ptr<Analysis> old = std::move(m_analysis);
     m_analysis = std::move(result);
+    m_signatureTitles.clear();
     m_attempts->clear();
     for (const AttemptAnalysis& a : m_analysis->attempts)
         m_attempts->addItem(a.incident.label);
     m_attempts->parentWidget()->setVisible(m_analysis->attempts.size() > 1);
-    if (m_analysis->attempts.empty()) {
+    if (m_analysis->attempts.empty() || !loaded.view) {
+        m_attempt = -1;
+        m_timeline->setIncident(nullptr, {});
         m_banner->setText(tr("Nothing could be read: %1").arg(m_analysis->error));
+        m_banner->setStyleSheet(QString());
         m_diagnosis->clear();
-        updateStatus();
+        m_ranks->clear();
+        m_topology->setTopology(nullptr, nullptr, -1);
+        updateStatus(nullptr);
+        releaseInBackground(std::move(old));
         Q_EMIT analysisFinished();
         return;
     }
     m_attempts->setCurrentIndex(m_analysis->current);
-    showAttempt(m_analysis->current);
+    applyView(*loaded.view);
+    loaded.view.reset();
+    releaseInBackground(std::move(old)); // no view points into it any more
     Q_EMIT analysisFinished();
+    Q_EMIT attemptShown(m_attempt);
 }
 
 void MainWindow::showAttempt(int index)
 {
-    m_attempt = index;
+    if (!m_analysis || index < 0 || index >= static_cast<int>(m_analysis->attempts.size()))
+        return;
+    // Build the attempt's view off the UI thread; a newer switch makes this one stale.
+    if (m_viewCancel)
+        m_viewCancel->cancel();
+    auto token = std::make_shared<CancelToken>();
+    m_viewCancel = token;
+    const quint64 generation = ++m_viewGeneration;
+    std::shared_ptr<Analysis> analysis = m_analysis;
+    const bool warnOnly = logView()->warnOnly();
+    const bool timelineWarn = timelineWarnOnly();
+    const QString timelineText = m_rankText->text();
+    statusBar()->showMessage(tr("Showing %1…").arg(m_attempts->itemText(index)));
+    QtConcurrent::run([analysis, index, warnOnly, timelineWarn, timelineText, token] {
+        auto view = std::make_shared<IncidentViewModel>(
+            buildIncidentViewModel(*analysis, index, warnOnly, token.get()));
+        view->timeline.setWarnOnly(timelineWarn);
+        view->timeline.setTextFilter(timelineText);
+        return view;
+    }).then(this, [this, generation, analysis](std::shared_ptr<IncidentViewModel> view) {
+        if (generation != m_viewGeneration || analysis != m_analysis)
+            return; // a newer switch or another analysis since
+        m_viewCancel.reset();
+        statusBar()->clearMessage();
+        if (view->cancelled)
+            return;
+        applyView(*view);
+        Q_EMIT attemptShown(m_attempt);
+    });
+}
+
+void MainWindow::applyView(IncidentViewModel& view)
+{
+    m_attempt = view.attempt;
     const AttemptAnalysis* a = currentAttempt();
     if (!a)
         return;
-    const Diagnosis& d = a->diagnosis;
-    TimelineRoles roles;
-    roles.initiatingEvent = d.initiatingEvent;
-    roles.collateralEvents = d.collateralEvents;
-    for (const Suspect& s : d.suspects)
-        roles.suspectRanks.push_back(s.rank);
-    m_timeline->setIncident(&a->incident, roles);
-    // Show the initiating event together with the collateral it caused (often minutes later).
-    if (d.initiatingEvent >= 0) {
-        const LogEvent& init = a->incident.events[static_cast<size_t>(d.initiatingEvent)];
-        qint64 last = init.time.ms;
-        for (int ev : d.collateralEvents) {
-            const LogEvent& e = a->incident.events[static_cast<size_t>(ev)];
-            if (e.time.valid)
-                last = std::max(last, e.time.ms);
-        }
-        if (init.time.valid) {
-            const qint64 span = std::max<qint64>(last - init.time.ms, 60'000);
-            m_timeline->setVisibleRange(init.time.ms - span / 10, init.time.ms + span + span / 10);
-        }
+    {
+        const QSignalBlocker block(m_attempts);
+        m_attempts->setCurrentIndex(m_attempt);
     }
+    const Diagnosis& d = a->diagnosis;
+    m_signatureTitles = view.signatureTitles;
+    m_timeline->setModel(std::move(view.timeline));
+    if (view.hasRange)
+        m_timeline->setVisibleRange(view.rangeStart, view.rangeEnd);
     m_diagnosis->setDiagnosis(&a->incident, &d, &m_analysis->catalog.catalog);
     const int initRank =
         d.initiatingEvent >= 0 ? a->incident.events[static_cast<size_t>(d.initiatingEvent)].rank : -1;
@@ -391,16 +472,25 @@ void MainWindow::showAttempt(int index)
     const QString fg = d.failureFound ? QStringLiteral("#8a0f2e") : QStringLiteral("#1b5e20");
     m_banner->setStyleSheet(
         QStringLiteral("QLabel { background: %1; color: %2; border-bottom: 1px solid %2; }").arg(bg, fg));
-    fillRanks();
+    fillRanks(view.ranks);
     {
         const QSignalBlocker block(m_hostFilter);
         m_hostFilter->clear();
         m_hostFilter->addItem(tr("all hosts"));
-        m_hostFilter->addItems(a->incident.hosts());
+        m_hostFilter->addItems(view.hosts);
     }
-    if (d.initiatingEvent >= 0)
-        showEvent(d.initiatingEvent);
-    updateStatus();
+    // The log of the initiating event was opened by the job; a pending switch of file is stale now.
+    if (m_logCancel)
+        m_logCancel->cancel();
+    m_logCancel.reset();
+    ++m_logGeneration;
+    m_logFile = -1;
+    if (view.log.file >= 0) {
+        showLog(std::move(view.log));
+        if (m_timeline->selectedEvent() != d.initiatingEvent)
+            m_timeline->selectEvent(d.initiatingEvent);
+    }
+    updateStatus(&view);
 }
 
 void MainWindow::showEvent(int eventIndex)
@@ -409,44 +499,73 @@ void MainWindow::showEvent(int eventIndex)
     if (!a || eventIndex < 0 || eventIndex >= static_cast<int>(a->incident.events.size()))
         return;
     const LogEvent& e = a->incident.events[static_cast<size_t>(eventIndex)];
-    QStringList titles;
-    for (const Signature& sig : m_analysis->catalog.catalog.signatures)
-        titles << sig.title;
-    m_log->view()->showFile(a->incident, e.file, e.line, titles);
-    const FileInfo& f = a->incident.files[static_cast<size_t>(e.file)];
-    m_log->setFileLabel(QStringLiteral("<b>%1</b> · line %2 · rank %3")
-                            .arg(f.displayPath.toHtmlEscaped())
-                            .arg(e.line)
-                            .arg(e.rank >= 0 ? QString::number(e.rank) : tr("unattributed")));
     if (m_timeline->selectedEvent() != eventIndex)
-        m_timeline->selectEvent(eventIndex);
+        m_timeline->selectEvent(eventIndex); // emits eventSelected, which comes back here once
+    if (m_logCancel)
+        m_logCancel->cancel();
+    m_logCancel.reset();
+    const quint64 generation = ++m_logGeneration;
+    if (e.file == m_logFile) { // the file shown: only move (a pending switch to another file is dropped)
+        logView()->goToLine(e.line);
+        m_log->setFileLabel(
+            QStringLiteral("<b>%1</b> · line %2 · rank %3")
+                .arg(a->incident.files[static_cast<size_t>(e.file)].displayPath.toHtmlEscaped())
+                .arg(e.line)
+                .arg(e.rank >= 0 ? QString::number(e.rank) : tr("unattributed")));
+        return;
+    }
+    // Another file: open it (its line index, marks, the WARN+ filter) off the UI thread.
+    auto token = std::make_shared<CancelToken>();
+    m_logCancel = token;
+    std::shared_ptr<Analysis> analysis = m_analysis;
+    const int attempt = m_attempt;
+    const QStringList titles = m_signatureTitles;
+    const bool warnOnly = logView()->warnOnly();
+    const int file = e.file;
+    const qint64 line = e.line;
+    const int rank = e.rank;
+    QtConcurrent::run([analysis, attempt, file, line, rank, titles, warnOnly, token] {
+        return std::make_shared<PreparedLog>(
+            prepareLog(analysis->attempts[static_cast<size_t>(attempt)].incident, file, line, rank, titles,
+                warnOnly, token.get()));
+    }).then(this, [this, generation, analysis](std::shared_ptr<PreparedLog> log) {
+        if (generation != m_logGeneration || analysis != m_analysis)
+            return;
+        m_logCancel.reset();
+        showLog(std::move(*log));
+    });
 }
 
-void MainWindow::fillRanks()
+void MainWindow::showLog(PreparedLog log)
+{
+    const AttemptAnalysis* a = currentAttempt();
+    if (!a || log.file < 0)
+        return;
+    m_logFile = log.file;
+    const FileInfo& f = a->incident.files[static_cast<size_t>(log.file)];
+    m_log->setFileLabel(QStringLiteral("<b>%1</b> · line %2 · rank %3")
+                            .arg(f.displayPath.toHtmlEscaped())
+                            .arg(log.line)
+                            .arg(log.rank >= 0 ? QString::number(log.rank) : tr("unattributed")));
+    logView()->showPrepared(std::move(log));
+}
+
+void MainWindow::fillRanks(const std::vector<RankRow>& rows)
 {
     m_ranks->clear();
-    const AttemptAnalysis* a = currentAttempt();
-    if (!a)
-        return;
     QList<QTreeWidgetItem*> items;
-    for (const RankInfo& r : a->incident.ranks) {
+    items.reserve(static_cast<qsizetype>(rows.size()));
+    for (const RankRow& r : rows) {
         auto* item = new QTreeWidgetItem;
         item->setData(0, Qt::DisplayRole, r.rank);
         item->setText(1, r.host);
-        item->setText(2,
-            r.nvmlDev >= 0       ? QString::number(r.nvmlDev)
-                : r.cudaDev >= 0 ? QString::number(r.cudaDev)
-                                 : QString());
+        item->setText(2, r.gpu);
         item->setData(0, Qt::UserRole, r.firstWarn);
         if (r.firstWarn >= 0) {
-            const LogEvent& e = a->incident.events[static_cast<size_t>(r.firstWarn)];
-            item->setText(3,
-                e.time.valid
-                    ? formatTime(e.time).mid(11) + (e.time.inferred ? QStringLiteral(" ~") : QString())
-                    : tr("no time"));
-            item->setText(4, e.message.left(200));
-            item->setToolTip(4, e.text);
-            if (r.firstWarn == a->diagnosis.initiatingEvent) {
+            item->setText(3, r.firstWarnTimed ? r.firstWarnTime : tr("no time"));
+            item->setText(4, r.message);
+            item->setToolTip(4, r.tooltip);
+            if (r.initiating) {
                 QFont f = item->font(0);
                 f.setBold(true);
                 for (int c = 0; c < 5; ++c)
@@ -460,10 +579,10 @@ void MainWindow::fillRanks()
         m_ranks->resizeColumnToContents(c);
 }
 
-void MainWindow::updateStatus()
+void MainWindow::updateStatus(const IncidentViewModel* view)
 {
     const AttemptAnalysis* a = currentAttempt();
-    if (!a) {
+    if (!a || !view) {
         m_statusFiles->clear();
         m_statusSkipped->setVisible(false);
         m_statusWarnings->setVisible(false);
@@ -472,14 +591,13 @@ void MainWindow::updateStatus()
     const Incident& inc = a->incident;
     m_statusFiles->setText(
         tr("%1 files · %2 ranks · %3 hosts · %4 MB · %5 events%6")
-            .arg(inc.files.size())
-            .arg(inc.ranks.size())
-            .arg(inc.hosts().size())
-            .arg(static_cast<double>(inc.totalBytes) / 1e6, 0, 'f', 1)
-            .arg(inc.events.size())
-            .arg(m_analysis->topology.hosts.empty()
-                    ? QString()
-                    : tr(" · topology: %1 host(s)").arg(m_analysis->topology.hosts.size())));
+            .arg(view->files)
+            .arg(view->rankCount)
+            .arg(view->hostCount)
+            .arg(static_cast<double>(view->bytes) / 1e6, 0, 'f', 1)
+            .arg(view->events)
+            .arg(view->topologyHosts == 0 ? QString()
+                                          : tr(" · topology: %1 host(s)").arg(view->topologyHosts)));
     m_statusSkipped->setText(tr("%1 skipped").arg(inc.skipped.size()));
     m_statusSkipped->setVisible(!inc.skipped.empty());
     m_statusWarnings->setText(tr("%1 warnings").arg(inc.warnings.size()));

@@ -1,9 +1,12 @@
 // The window: timeline in the middle, diagnosis on the right, log and topology below, ranks on the left.
 // Analyses run off the UI thread (QtConcurrent) with a progress bar and a Stop button; a newer request
-// makes an older result stale and it is dropped.
+// makes an older result stale and it is dropped. So does everything else that scales with the incident:
+// the view of an attempt (timeline lanes, rank rows, the opened log) is built by the same background job,
+// or by one of its own when the attempt or the log file changes; the UI thread only swaps finished values in.
 #pragma once
 
 #include "analysis.h"
+#include "incident_view_model.h"
 
 #include <QFutureWatcher>
 #include <QMainWindow>
@@ -15,6 +18,8 @@ class QToolButton;
 class QTreeWidget;
 class QComboBox;
 class QMenu;
+class QCheckBox;
+class QLineEdit;
 class QDockWidget;
 
 namespace rankscope {
@@ -54,7 +59,8 @@ public:
     VerifyView* verifyView() const { return m_verify; }
 
 Q_SIGNALS:
-    void analysisFinished();
+    void analysisFinished(); // the answer is on screen
+    void attemptShown(int attempt); // after analysisFinished and after every switch of attempt
     void controlFinished(); // a comparison or a verification has been shown
 
 protected:
@@ -68,9 +74,13 @@ private:
     void start(const AnalysisRequest& request);
     void onFinished();
     void showAttempt(int index);
+    void applyView(IncidentViewModel& view);
     void showEvent(int eventIndex);
-    void fillRanks();
-    void updateStatus();
+    void showLog(PreparedLog log);
+    void fillRanks(const std::vector<RankRow>& rows);
+    void updateStatus(const IncidentViewModel* view);
+    void releaseInBackground(std::shared_ptr<Analysis> analysis);
+    bool timelineWarnOnly() const;
     void addRecent(const QStringList& paths);
     void rebuildRecentMenu();
     void pasteFromClipboard();
@@ -94,13 +104,26 @@ private:
     QToolButton* m_statusSkipped = nullptr;
     QToolButton* m_statusWarnings = nullptr;
     QMenu* m_recentMenu = nullptr;
+    QCheckBox* m_rankWarnOnly = nullptr;
+    QLineEdit* m_rankText = nullptr;
+
+    // What a load hands back: the analysis and the view of its latest attempt, both built off the UI thread.
+    struct Loaded
+    {
+        std::shared_ptr<Analysis> analysis;
+        std::shared_ptr<IncidentViewModel> view;
+    };
 
     std::shared_ptr<Analysis> m_analysis;
     AnalysisRequest m_request; // what the current analysis was asked for (topology can be added to it)
     std::shared_ptr<CancelToken> m_cancel;
-    QFutureWatcher<std::shared_ptr<Analysis>> m_watcher;
+    QFutureWatcher<Loaded> m_watcher;
     quint64 m_generation = 0;
     int m_attempt = -1;
+    QStringList m_signatureTitles;
+    std::shared_ptr<CancelToken> m_viewCancel, m_logCancel; // attempt switch, log file switch
+    quint64 m_viewGeneration = 0, m_logGeneration = 0;
+    int m_logFile = -1; // the file the log view shows or is opening
 };
 
 } // namespace rankscope

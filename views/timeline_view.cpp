@@ -8,6 +8,7 @@
 #include <QScrollBar>
 #include <algorithm>
 #include <climits>
+#include <numeric>
 
 namespace rankscope {
 
@@ -24,7 +25,14 @@ TimelineView::TimelineView(QWidget* parent)
 
 void TimelineView::setIncident(const Incident* incident, const TimelineRoles& roles)
 {
-    m_model.setIncident(incident, roles);
+    TimelineModel model;
+    model.setIncident(incident, roles);
+    setModel(std::move(model));
+}
+
+void TimelineView::setModel(TimelineModel model)
+{
+    m_model = std::move(model);
     m_selected = -1;
     measureLabels();
     updateLayout();
@@ -42,7 +50,19 @@ void TimelineView::measureLabels()
     bold.setBold(true);
     const QFontMetrics boldFm(bold);
     int widest = fm.horizontalAdvance(QStringLiteral("rank 000 · gpu-a00"));
-    for (int l = 0; l < m_model.laneCount(); ++l) {
+    // Thousands of lanes: measure only the labels with the most characters (they are all alike).
+    constexpr size_t kMeasured = 48;
+    std::vector<int> lanes(static_cast<size_t>(m_model.laneCount()));
+    std::iota(lanes.begin(), lanes.end(), 0);
+    const auto weight = [this](int l) {
+        return m_model.lane(l).label.size() + (m_model.lane(l).suspect ? 12 : 0);
+    };
+    if (lanes.size() > kMeasured) {
+        std::nth_element(lanes.begin(), lanes.begin() + kMeasured, lanes.end(),
+            [&](int a, int b) { return weight(a) > weight(b); });
+        lanes.resize(kMeasured);
+    }
+    for (int l : lanes) {
         const TimelineLane& lane = m_model.lane(l);
         int w = fm.horizontalAdvance(lane.label)
             + (lane.kind == TimelineRowKind::Rank ? fm.averageCharWidth() * 3 : 0);

@@ -22,6 +22,9 @@ public:
     // The view keeps the pointer: `incident` must stay alive and unchanged until the next
     // setIncident() (pass nullptr to clear) or the view's destruction. Zooms to the initiating event.
     void setIncident(const Incident* incident, const TimelineRoles& roles);
+    // The same with a model built off the UI thread (TimelineModel::setIncident on a worker): the view
+    // only swaps it in. Its incident must stay alive as above.
+    void setModel(TimelineModel model);
 
     const TimelineModel& model() const { return m_model; }
     const TimelineMapping& mapping() const { return m_mapping; }
