@@ -6,7 +6,8 @@
 # The incident is generated once with BUILD_DIR/tests/gen/rankscope-gen and cached by its parameters under
 # ${RANKSCOPE_BENCH_CACHE:-${TMPDIR:-/tmp}/rankscope-bench}; set RANKSCOPE_BENCH_REGEN=1 to rebuild it.
 # RANKSCOPE_BENCH_LAYOUT (nccl) and RANKSCOPE_BENCH_FAULT (ib) choose the incident shape;
-# RANKSCOPE_BENCH_POLL_RSS=1 reads peak RSS from /proc/<pid>/status even when GNU time is installed.
+# RANKSCOPE_BENCH_POLL_RSS=1 reads peak RSS from /proc/<pid>/status even when GNU time is installed;
+# RANKSCOPE_BENCH_RUNS (3) runs of each tool, alternating, give the median wall time.
 # Exit status: 0 when both tools ran, 1 on usage/setup errors, 2 when rankscope diagnose could not run.
 set -euo pipefail
 
@@ -112,8 +113,25 @@ run_measured() {
 errdir=$(mktemp -d)
 trap 'rm -rf "$errdir"' EXIT
 
-run_measured "$errdir/rg.err" rg -n -i "$pattern" "$incident"
-rg_wall=$run_wall rg_rss=$run_rss_kib rg_status=$run_status
+# Each tool runs RUNS times (RANKSCOPE_BENCH_RUNS, default 3), alternating, and the median wall time is
+# reported: one run on a shared machine is noise.
+runs=${RANKSCOPE_BENCH_RUNS:-3}
+[[ "$runs" =~ ^[1-9][0-9]*$ ]] || { echo "run-bench: RANKSCOPE_BENCH_RUNS must be a positive integer" >&2; exit 1; }
+median() { printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
+maxof() { printf '%s\n' "$@" | sort -g | tail -n 1; }
+rg_walls=() rs_walls=() rg_rsses=() rs_rsses=()
+rs_ok=1
+rs_note=""
+for ((run = 1; run <= runs; ++run)); do
+    run_measured "$errdir/rg.err" rg -n -i "$pattern" "$incident"
+    rg_walls+=("$run_wall") rg_rsses+=("${run_rss_kib:-0}") rg_status=$run_status
+    if [[ $rs_ok == 1 && -x "$rankscope" ]]; then
+        run_measured "$errdir/rs.err" "$rankscope" diagnose "$incident" --format json
+        rs_walls+=("$run_wall") rs_rsses+=("${run_rss_kib:-0}") rs_status=$run_status
+        [[ $rs_status -gt 1 ]] && rs_ok=0
+    fi
+done
+rg_wall=$(median "${rg_walls[@]}") rg_rss=$(maxof "${rg_rsses[@]}")
 # rg exits 1 when nothing matched, 2 on errors.
 if [[ $rg_status -ge 2 ]]; then
     echo "run-bench: rg failed (exit $rg_status):" >&2
@@ -121,24 +139,19 @@ if [[ $rg_status -ge 2 ]]; then
     exit 1
 fi
 
-rs_ok=1
-rs_note=""
 if [[ ! -x "$rankscope" ]]; then
     rs_ok=0
     rs_note="$rankscope not built (cmake --build $build_dir --target rankscope)"
-else
-    run_measured "$errdir/rs.err" "$rankscope" diagnose "$incident" --format json
-    rs_wall=$run_wall rs_rss=$run_rss_kib rs_status=$run_status
+elif [[ $rs_ok == 0 ]]; then
     # diagnose may use exit 1 for "a failure was found"; anything else means it did not do the job.
-    if [[ $rs_status -gt 1 ]]; then
-        rs_ok=0
-        rs_note="rankscope diagnose exited with status $rs_status: $(head -c 300 "$errdir/rs.err" | tr '\n' ' ')"
-    fi
+    rs_note="rankscope diagnose exited with status $rs_status: $(head -c 300 "$errdir/rs.err" | tr '\n' ' ')"
+else
+    rs_wall=$(median "${rs_walls[@]}") rs_rss=$(maxof "${rs_rsses[@]}")
 fi
 
 printf '\nincident: %s ranks, %s (%d files, %s bytes), layout %s, fault %s\n  %s\n\n' \
     "$ranks" "$size" "$files" "$bytes" "$layout" "$fault" "$incident"
-printf '%-44s %10s %16s %6s\n' "command" "wall (s)" "peak RSS (MiB)" "exit"
+printf '%-44s %10s %16s %6s\n' "command (median of $runs runs)" "wall (s)" "peak RSS (MiB)" "exit"
 printf '%-44s %10s %16s %6s\n' "rg -n -i '$pattern'" "$rg_wall" "$(kib_to_mib "$rg_rss")" "$rg_status"
 if [[ $rs_ok == 1 ]]; then
     printf '%-44s %10s %16s %6s\n' "rankscope diagnose --format json" "$rs_wall" "$(kib_to_mib "$rs_rss")" "$rs_status"
