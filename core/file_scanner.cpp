@@ -302,6 +302,9 @@ private:
 
     void readFacts(const LinePrefix& p, std::string_view text)
     {
+        const bool testsHeader = p.nccl == NcclLevel::None && !p.message.empty() && p.message[0] == '#';
+        if (p.nccl != NcclLevel::Info && !testsHeader)
+            return; // most lines: no fact to build (an IdentityFact holds QStrings)
         IdentityFact f;
         bool found = false;
         if (p.nccl == NcclLevel::Info)
