@@ -117,6 +117,8 @@ void TimelinePainter::paintLaneRow(QPainter& painter, int row, int top, int sele
         labelRight = box.left() - 4;
     }
     QString label = lane.label;
+    if (lane.kind == TimelineRowKind::Rank && !lane.host.isEmpty())
+        label.remove(QStringLiteral(" · ") + lane.host); // the host group's header above names it
     if (lane.untimedEvents > 0)
         label += QStringLiteral(" (+%1 untimed)").arg(lane.untimedEvents);
     const int indent = lane.kind == TimelineRowKind::Rank ? fm.averageCharWidth() * 3 : 4;
