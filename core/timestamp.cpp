@@ -169,17 +169,9 @@ bool glogBody(Cursor& c, ParsedStamp& s, bool allowUnpadded, int& fracDigits)
         s.hour = two(5);
         s.minute = two(8);
         s.second = two(11);
-        std::size_t i = 14;
-        int nanos = 0;
-        for (fracDigits = 0; fracDigits < 9 && digit(i); ++fracDigits, ++i)
-            nanos = nanos * 10 + (p[i] - '0');
-        for (int k = fracDigits; k < 9; ++k)
-            nanos *= 10;
-        for (int extra = 0; extra < 64 && digit(i); ++extra) // further digits are consumed and ignored
-            ++i;
-        s.nanos = nanos;
-        c.pos += i;
-        return i < t.size() && p[i] == ' ';
+        c.pos += 14;
+        fraction(c, s.nanos, fracDigits);
+        return c.peek() == ' ';
     }
     qint64 mmdd = 0;
     const int n = c.upTo(4, mmdd);
