@@ -15,7 +15,7 @@ namespace {
 // atoms at that length (otherwise that pattern would have to run on every line).
 constexpr int kAtomLengths[] = { 12, 10, 8, 6 };
 constexpr std::size_t kGram = 4;
-constexpr unsigned kHashBits = 16;
+constexpr unsigned kHashBits = 17; // a 16 KB bitmap: still in L1, and half the chance collisions of 8 KB
 constexpr std::size_t kHashes = std::size_t { 1 } << kHashBits;
 
 // ASCII upper case folded to lower case in every byte of a word at once (bytes >= 0x80 are left alone).
@@ -36,9 +36,12 @@ template <typename Word> inline Word loadWord(const char* p)
     return x;
 }
 
+// Clearing bit 5 of every byte folds each lower-case letter onto its upper case in one AND. It also pairs
+// a few other bytes (space and NUL, digits and control bytes), which can only add hits, never lose one:
+// the atom compare that follows a hit is exact.
 inline quint32 gramHash(const char* p)
 {
-    return (foldCase(loadWord<quint32>(p)) * 0x9E3779B1u) >> (32 - kHashBits);
+    return ((loadWord<quint32>(p) & 0xDFDFDFDFu) * 0x9E3779B1u) >> (32 - kHashBits);
 }
 
 inline bool equalsLowered(const char* text, const std::string& atom)
@@ -52,9 +55,31 @@ inline bool equalsLowered(const char* text, const std::string& atom)
     return true;
 }
 
-// How likely a gram of an atom is to turn up in ordinary log text, where a hit costs a compare: common
-// letters and spaces score high, and so do grams that many atoms share ("nccl", "call").
-int gramCost(const char* gram, const std::unordered_map<quint32, int>& shared)
+// Lines every healthy job prints by the million. A gram that occurs here would make the filter compare
+// atoms on most lines (an atom with "recv" in it against every "recvbuff"), so it is chosen last.
+constexpr std::string_view kOrdinaryText =
+    "gpu-a01:1007033:1007033 [0] NCCL INFO AllReduce: opCount 3de sendbuff 0x7f3a40000000 recvbuff "
+    "0x7f3a40000000 count 26214400 datatype 7 op 0 root 0 comm 0x55cc94badc50 [nranks=1024] stream "
+    "0x55cc94cbcd10\n"
+    "NCCL INFO Broadcast: opCount 0 sendbuff recvbuff AllGather ReduceScatter Send Recv SendRecv\n"
+    "NCCL INFO Channel 00/0 : 0[0] -> 1[1] via P2P/IPC/read Channel 01/02 : 1[1] -> 0[0] [receive] via "
+    "NET/IB/0/GDRDMA [send] via NET/IB/1\n"
+    "NCCL INFO NET/IB : Using [0]mlx5_0:1/IB [1]mlx5_1:1/RoCE ; OOB eth0:10.0.0.1<0>\n"
+    "NCCL INFO comm 0x55cc94badc50 rank 0 nranks 8 cudaDev 0 nvmlDev 0 busId 18000 commId 0x1 - Init "
+    "COMPLETE\n"
+    "NCCL INFO Connected all rings Connected all trees threadThresholds 8/8/64 | 64/8/64 | 512 | 512\n"
+    "NCCL INFO 32 coll channels, 32 collnet channels, 0 nvls channels, 32 p2p channels, 32 p2p channels "
+    "per peer\n"
+    "NCCL INFO Trees [0] 1/-1/-1->0->-1 [1] -1/-1/-1->0->1 P2P Chunksize set to 524288\n"
+    "[default4]:[rank36]:I0314 02:10:43.212000 53386 train.py:212] step 2790 | loss 2.3674 | "
+    "grad_norm 0.899 | lr 3.00e-04 | 1.93 s/it tokens/s samples/s throughput epoch iteration batch\n"
+    "INFO:torch.distributed.run:Using nproc_per_node=8. WARNING:torch.distributed.elastic.multiprocessing"
+    ".redirects:NOTE: Redirects are currently not supported in Windows or MacOs.\n";
+
+// How likely a gram of an atom is to turn up in ordinary log text, where a hit costs a compare: grams of
+// kOrdinaryText score highest, then common letters and spaces, and grams that many atoms share ("nccl",
+// "call").
+int gramCost(const char* gram, const std::unordered_map<quint32, int>& shared, const std::string& ordinary)
 {
     static constexpr std::string_view byFrequency = " etaoinsrhldcumfpgwybvkxjqz";
     int cost = 0;
@@ -62,6 +87,8 @@ int gramCost(const char* gram, const std::unordered_map<quint32, int>& shared)
         const std::size_t rank = byFrequency.find(gram[i]);
         cost += rank == std::string_view::npos ? 2 : static_cast<int>(byFrequency.size() - rank);
     }
+    if (ordinary.find(std::string_view(gram, kGram)) != std::string::npos)
+        cost += 1000;
     const auto it = shared.find(loadWord<quint32>(gram));
     return cost + 8 * (it == shared.end() ? 0 : it->second);
 }
@@ -112,6 +139,9 @@ void LiteralPrefilter::index()
         shortest = kGram;
     }
     m_stride = shortest - kGram + 1;
+    std::string ordinary(kOrdinaryText);
+    std::transform(ordinary.begin(), ordinary.end(), ordinary.begin(),
+        [](char ch) { return ch >= 'A' && ch <= 'Z' ? static_cast<char>(ch + ('a' - 'A')) : ch; });
     std::unordered_map<quint32, int> shared; // gram -> how many atom positions have it
     for (const std::string& atom : m_atoms) {
         for (std::size_t k = 0; k + kGram <= atom.size(); ++k)
@@ -133,7 +163,8 @@ void LiteralPrefilter::index()
             // Any gram at an offset of this residue will do: take the one least likely in ordinary text.
             std::size_t best = residue;
             for (std::size_t k = residue + m_stride; k + kGram <= atom.size(); k += m_stride) {
-                if (gramCost(atom.data() + k, shared) < gramCost(atom.data() + best, shared))
+                if (gramCost(atom.data() + k, shared, ordinary)
+                    < gramCost(atom.data() + best, shared, ordinary))
                     best = k;
             }
             const quint32 h = gramHash(atom.data() + best);
@@ -158,15 +189,42 @@ bool LiteralPrefilter::mayMatch(std::string_view line) const
         return false;
     if (!m_unfiltered.empty())
         return true;
+    const char* text = line.data();
+    const std::size_t n = line.size();
+    if (n < kGram)
+        return false;
+    const quint64* bits = m_gramBits.data();
+    const std::size_t stride = m_stride;
+    const std::size_t last = n - kGram; // the last position a gram can start at
+    auto hit = [bits](quint32 h) { return (bits[h >> 6] >> (h & 63)) & 1; };
+    // The hot loop: four samples per round, one branch. Almost every line ends here with no hit at all.
+    std::size_t at = 0;
+    for (; at + 3 * stride <= last; at += 4 * stride) {
+        const quint64 any = hit(gramHash(text + at)) | hit(gramHash(text + at + stride))
+            | hit(gramHash(text + at + 2 * stride)) | hit(gramHash(text + at + 3 * stride));
+        if (any)
+            return confirm(line, at);
+    }
+    for (; at <= last; at += stride) {
+        if (hit(gramHash(text + at)))
+            return confirm(line, at);
+    }
+    return false;
+}
+
+// A sampled gram was seen at or after `from`: compare the atoms behind every sampled hit from there on,
+// then ask FilteredRE2 whether the atoms found can satisfy a pattern.
+bool LiteralPrefilter::confirm(std::string_view line, std::size_t from) const
+{
     thread_local std::vector<int> found;
     found.clear();
     const char* text = line.data();
     const std::size_t n = line.size();
     const quint64* bits = m_gramBits.data();
     const std::size_t stride = m_stride;
-    for (std::size_t at = 0; at + kGram <= n; at += stride) {
+    for (std::size_t at = from; at + kGram <= n; at += stride) {
         const quint32 h = gramHash(text + at);
-        if (!(bits[h >> 6] & (quint64 { 1 } << (h & 63))))
+        if (!((bits[h >> 6] >> (h & 63)) & 1))
             continue;
         for (quint32 b = m_bucketStart[h]; b < m_bucketStart[h + 1]; ++b) {
             const Candidate& c = m_candidates[b];

@@ -41,6 +41,7 @@ private:
         int offset; // of the gram within the atom
     };
     void index();
+    bool confirm(std::string_view line, std::size_t from) const;
 
     std::unique_ptr<re2::FilteredRE2> m_filter;
     std::vector<std::string> m_atoms; // lower case
