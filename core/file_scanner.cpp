@@ -4,6 +4,7 @@
 #include "line_prefix.h"
 #include "paste_rejoin.h"
 #include "record_builder.h"
+#include "repeated_glog_prefix.h"
 #include "repeated_nccl_prefix.h"
 #include "severity_rules.h"
 #include "signature_catalog.h"
@@ -99,7 +100,11 @@ public:
         if (!m_pasted && !m_restartPending && m_repeat.match(text, repeated) && plainInfoLine(text, repeated))
             return;
 
-        const LinePrefix p = parseLinePrefix(text);
+        LinePrefix p;
+        if (m_pasted || !m_glog.match(text, p)) {
+            p = parseLinePrefix(text);
+            m_glog.learn(text, p);
+        }
         const LineClass c = classifyLine(p);
         if (restartBefore(p) && m_lineNo > 1) {
             ++m_segment;
@@ -332,6 +337,7 @@ private:
     int m_file;
     RecordBuilder m_records;
     RepeatedNcclPrefix m_repeat;
+    RepeatedGlogPrefix m_glog;
     std::vector<std::string> m_stepDigits; // per stream: the number of its last "step N" line
     int m_repeatStream = -1;
     qint64 m_lineNo = 0;

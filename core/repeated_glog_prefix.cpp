@@ -1,0 +1,163 @@
+#include "repeated_glog_prefix.h"
+
+#include <algorithm>
+#include <cstring>
+
+namespace rankscope {
+
+namespace {
+
+// "L" + "MMDD HH:MM:SS." before the fraction digits.
+constexpr std::size_t kHeader = 15;
+constexpr std::size_t kMaxTail = 200; // parseLinePrefix looks for the closing "] " in 256 bytes
+
+bool isDigit(char c)
+{
+    return static_cast<unsigned>(c - '0') <= 9u;
+}
+
+bool isSeverityLetter(char c)
+{
+    return c == 'E' || c == 'W' || c == 'I' || c == 'F' || c == 'V' || c == 'C';
+}
+
+bool isAlnum(char c)
+{
+    return isDigit(c) || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+}
+
+// The padded glog header at `h`: a severity letter, "MMDD HH:MM:SS." and `fraction` digits.
+bool paddedHeader(const char* h, std::size_t fraction)
+{
+    if (!isSeverityLetter(h[0]) || h[5] != ' ' || h[8] != ':' || h[11] != ':' || h[14] != '.')
+        return false;
+    static constexpr std::size_t digitsAt[] = { 1, 2, 3, 4, 6, 7, 9, 10, 12, 13 };
+    for (const std::size_t i : digitsAt) {
+        if (!isDigit(h[i]))
+            return false;
+    }
+    for (std::size_t i = 0; i < fraction; ++i) {
+        if (!isDigit(h[kHeader + i]))
+            return false;
+    }
+    return true;
+}
+
+// readNcclPrefix's first step: the first word ends at ':' (or runs past 256 bytes).
+bool mayStartNcclPrefix(std::string_view message)
+{
+    const std::size_t n = std::min<std::size_t>(message.size(), 256);
+    for (std::size_t i = 0; i < n; ++i) {
+        if (message[i] == ' ')
+            return false;
+        if (message[i] == ':')
+            return true;
+    }
+    return message.size() > 256;
+}
+
+quint64 loadWord(const char* p)
+{
+    quint64 x;
+    std::memcpy(&x, p, sizeof x);
+    return x;
+}
+
+int two(const char* p)
+{
+    return (p[0] - '0') * 10 + (p[1] - '0');
+}
+
+} // namespace
+
+void RepeatedGlogPrefix::learn(std::string_view line, const LinePrefix& p)
+{
+    const ParsedStamp& s = p.stamp;
+    if ((s.kind != StampKind::Glog && s.kind != StampKind::TorchLogs) || s.offset != 0 || !p.pdshHost.empty()
+        || !p.rayIp.empty() || p.rayPid >= 0 || p.nccl != NcclLevel::None || p.afterLauncher.empty()
+        || p.afterLauncher.data() < line.data() || p.message.data() < p.afterLauncher.data())
+        return;
+    const auto at = static_cast<std::size_t>(p.afterLauncher.data() - line.data());
+    const auto length = static_cast<std::size_t>(s.length);
+    if (length <= kHeader || length > kHeader + 9 || at + length >= line.size()
+        || !paddedHeader(line.data() + at, length - kHeader))
+        return; // the bracketed c10 form, the unpadded one, or a fraction of more than 9 digits
+    // The tail runs to the "] " that closes the header; the message starts after it (and its spaces).
+    const std::string_view rest = line.substr(at + length);
+    const std::size_t close = rest.substr(0, kMaxTail).find("] ");
+    if (close == std::string_view::npos)
+        return;
+    for (std::size_t i = 0; i < m_used; ++i) {
+        const Entry& e = m_entries[i];
+        if (e.launcher.size() == at && e.fractionDigits == static_cast<int>(length - kHeader)
+            && std::memcmp(e.launcher.data(), line.data(), at) == 0 && rest.substr(0, close + 2) == e.tail)
+            return; // already known
+    }
+    Entry& e = m_entries[m_used < kEntries ? m_used++ : m_next++ % kEntries];
+    e.launcher.assign(line.substr(0, at));
+    e.tail.assign(rest.substr(0, close + 2));
+    e.launcherRank = p.launcherRank;
+    e.teeLocalRank = p.teeLocalRank;
+    e.globalRank = p.globalRank;
+    e.fractionDigits = static_cast<int>(length - kHeader);
+    e.kind = s.kind;
+    e.launcherEnd = at >= 8 ? loadWord(line.data() + at - 8) : 0;
+}
+
+bool RepeatedGlogPrefix::match(std::string_view line, LinePrefix& out)
+{
+    // Interleaved ranks take turns: the entry after the last one that matched is the likeliest.
+    for (std::size_t probe = 1; probe <= m_used; ++probe) {
+        const std::size_t i = (m_lastHit + probe) % m_used;
+        const Entry& e = m_entries[i];
+        const std::size_t at = e.launcher.size();
+        const auto fraction = static_cast<std::size_t>(e.fractionDigits);
+        const std::size_t tailAt = at + kHeader + fraction;
+        if (line.size() < tailAt + e.tail.size())
+            continue;
+        // The launcher's last bytes ("rank36]:") tell the entries of one console apart.
+        if (at >= 8 && loadWord(line.data() + at - 8) != e.launcherEnd)
+            continue;
+        if (std::memcmp(line.data(), e.launcher.data(), at) != 0 || !paddedHeader(line.data() + at, fraction)
+            || std::memcmp(line.data() + tailAt, e.tail.data(), e.tail.size()) != 0)
+            continue;
+        std::string_view message = line.substr(tailAt + e.tail.size());
+        while (!message.empty() && message[0] == ' ')
+            message.remove_prefix(1);
+        // parseLinePrefix would look for an NCCL "host:pid:tid" here: leave such lines to it.
+        if (!message.empty() && isAlnum(message[0]) && mayStartNcclPrefix(message))
+            return false;
+        m_lastHit = i;
+        out = LinePrefix {};
+        out.launcherRank = e.launcherRank;
+        out.teeLocalRank = e.teeLocalRank;
+        out.globalRank = e.globalRank;
+        out.afterLauncher = line.substr(at);
+        out.message = message;
+        ParsedStamp& s = out.stamp;
+        const char* h = line.data() + at;
+        s.kind = e.kind;
+        s.length = static_cast<int>(kHeader + fraction);
+        s.severity = h[0];
+        s.month = two(h + 1);
+        s.day = two(h + 3);
+        s.hour = two(h + 6);
+        s.minute = two(h + 9);
+        s.second = two(h + 12);
+        int nanos = 0;
+        for (std::size_t k = 0; k < 9; ++k)
+            nanos = nanos * 10 + (k < fraction ? h[kHeader + k] - '0' : 0);
+        s.nanos = nanos;
+        return true;
+    }
+    return false;
+}
+
+void RepeatedGlogPrefix::forget()
+{
+    m_used = 0;
+    m_next = 0;
+    m_lastHit = 0;
+}
+
+} // namespace rankscope

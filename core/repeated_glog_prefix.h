@@ -1,0 +1,46 @@
+// An interleaved console repeats a handful of line prefixes: "[default4]:[rank36]:I0314 02:10:43.212000
+// 53386 train.py:212] ". Only the glog stamp's digits change from one line to the next.
+// After a full parse, this remembers the launcher part ("[default4]:[rank36]:") with the fields parsed
+// from it, and the shape of the glog header: how many fraction digits, and the bytes from the end of the
+// time to the "] " that closes the header. A later line that repeats both gets the LinePrefix that
+// parseLinePrefix would return, built from the memo and the stamp's digits at fixed offsets.
+#pragma once
+
+#include "line_prefix.h"
+
+#include <array>
+#include <string>
+#include <string_view>
+
+namespace rankscope {
+
+class RepeatedGlogPrefix
+{
+public:
+    // After a full parse of `line`: remembers its prefix when it is a padded glog/torch header behind at
+    // most srun, MPICH, tee and rank prefixes.
+    void learn(std::string_view line, const LinePrefix& p);
+    // True when `line` repeats a remembered prefix; `out` is then what parseLinePrefix(line) returns.
+    bool match(std::string_view line, LinePrefix& out);
+    void forget();
+
+private:
+    struct Entry
+    {
+        std::string launcher; // the bytes before the severity letter
+        std::string tail; // from the end of the time to the end of the closing "] "
+        quint64 launcherEnd = 0; // the launcher's last 8 bytes, when it has 8
+        int launcherRank = -1;
+        int teeLocalRank = -1;
+        int globalRank = -1;
+        int fractionDigits = 0; // 1..9
+        StampKind kind = StampKind::None; // Glog or TorchLogs
+    };
+    static constexpr std::size_t kEntries = 16; // a node's console: 8 ranks, each from a few call sites
+    std::array<Entry, kEntries> m_entries;
+    std::size_t m_used = 0;
+    std::size_t m_next = 0; // the entry the next learned prefix replaces once all are used
+    std::size_t m_lastHit = 0;
+};
+
+} // namespace rankscope
