@@ -1,5 +1,7 @@
 #include "repeated_glog_prefix.h"
 
+#include "byte_compare.h"
+
 #include <algorithm>
 #include <cstring>
 
@@ -26,10 +28,25 @@ bool isAlnum(char c)
     return isDigit(c) || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
 }
 
-// The padded glog header at `h`: a severity letter, "MMDD HH:MM:SS." and `fraction` digits.
-bool paddedHeader(const char* h, std::size_t fraction)
+// The padded glog header at `h`: a severity letter, "MMDD HH:MM:SS." and `fraction` digits. `room` is how
+// many bytes may be read from `h`.
+bool paddedHeader(const char* h, std::size_t fraction, std::size_t room)
 {
-    if (!isSeverityLetter(h[0]) || h[5] != ' ' || h[8] != ':' || h[11] != ':' || h[14] != '.')
+    if (!isSeverityLetter(h[0]))
+        return false;
+    if (room >= kHeader + 8 + 1) {
+        // Word by word: h[1..8] "MMDD HH:", h[8..15] ":MM:SS.f", then up to eight fraction digits.
+        const quint64 date = loadWord(h + 1);
+        const quint64 time = loadWord(h + 8);
+        if ((date & 0xFF0000FF00000000ull) != 0x3A00002000000000ull || !digitsAt(date, 0x00FFFF00FFFFFFFFull)
+            || (time & 0x00FF0000FF0000FFull) != 0x002E00003A00003Aull
+            || !digitsAt(time, 0xFF00FFFF00FFFF00ull))
+            return false;
+        const std::size_t inWord = fraction < 8 ? fraction : 8;
+        const quint64 mask = inWord == 8 ? ~quint64 { 0 } : (quint64 { 1 } << (8 * inWord)) - 1;
+        return digitsAt(loadWord(h + kHeader), mask) && (fraction < 9 || isDigit(h[kHeader + 8]));
+    }
+    if (h[5] != ' ' || h[8] != ':' || h[11] != ':' || h[14] != '.')
         return false;
     static constexpr std::size_t digitsAt[] = { 1, 2, 3, 4, 6, 7, 9, 10, 12, 13 };
     for (const std::size_t i : digitsAt) {
@@ -56,13 +73,6 @@ bool mayStartNcclPrefix(std::string_view message)
     return message.size() > 256;
 }
 
-quint64 loadWord(const char* p)
-{
-    quint64 x;
-    std::memcpy(&x, p, sizeof x);
-    return x;
-}
-
 int two(const char* p)
 {
     return (p[0] - '0') * 10 + (p[1] - '0');
@@ -80,7 +90,7 @@ void RepeatedGlogPrefix::learn(std::string_view line, const LinePrefix& p)
     const auto at = static_cast<std::size_t>(p.afterLauncher.data() - line.data());
     const auto length = static_cast<std::size_t>(s.length);
     if (length <= kHeader || length > kHeader + 9 || at + length >= line.size()
-        || !paddedHeader(line.data() + at, length - kHeader))
+        || !paddedHeader(line.data() + at, length - kHeader, line.size() - at))
         return; // the bracketed c10 form, the unpadded one, or a fraction of more than 9 digits
     // The tail runs to the "] " that closes the header; the message starts after it (and its spaces).
     const std::string_view rest = line.substr(at + length);
@@ -115,11 +125,12 @@ bool RepeatedGlogPrefix::match(std::string_view line, LinePrefix& out)
         const std::size_t tailAt = at + kHeader + fraction;
         if (line.size() < tailAt + e.tail.size())
             continue;
+        const char* h = line.data() + at;
         // The launcher's last bytes ("rank36]:") tell the entries of one console apart.
         if (at >= 8 && loadWord(line.data() + at - 8) != e.launcherEnd)
             continue;
-        if (std::memcmp(line.data(), e.launcher.data(), at) != 0 || !paddedHeader(line.data() + at, fraction)
-            || std::memcmp(line.data() + tailAt, e.tail.data(), e.tail.size()) != 0)
+        if (!sameBytes(line.data(), e.launcher.data(), at) || !paddedHeader(h, fraction, line.size() - at)
+            || !sameBytes(line.data() + tailAt, e.tail.data(), e.tail.size()))
             continue;
         std::string_view message = line.substr(tailAt + e.tail.size());
         while (!message.empty() && message[0] == ' ')
@@ -135,7 +146,6 @@ bool RepeatedGlogPrefix::match(std::string_view line, LinePrefix& out)
         out.afterLauncher = line.substr(at);
         out.message = message;
         ParsedStamp& s = out.stamp;
-        const char* h = line.data() + at;
         s.kind = e.kind;
         s.length = static_cast<int>(kHeader + fraction);
         s.severity = h[0];
@@ -144,10 +154,12 @@ bool RepeatedGlogPrefix::match(std::string_view line, LinePrefix& out)
         s.hour = two(h + 6);
         s.minute = two(h + 9);
         s.second = two(h + 12);
+        static constexpr int scale[] = { 1'000'000'000, 100'000'000, 10'000'000, 1'000'000, 100'000, 10'000,
+            1'000, 100, 10, 1 };
         int nanos = 0;
-        for (std::size_t k = 0; k < 9; ++k)
-            nanos = nanos * 10 + (k < fraction ? h[kHeader + k] - '0' : 0);
-        s.nanos = nanos;
+        for (std::size_t k = 0; k < fraction; ++k)
+            nanos = nanos * 10 + (h[kHeader + k] - '0');
+        s.nanos = nanos * scale[fraction];
         return true;
     }
     return false;
