@@ -14,6 +14,7 @@
 #include <QDateTime>
 #include <QFile>
 #include <algorithm>
+#include <array>
 #include <cstring>
 #include <map>
 #include <nlohmann/json.hpp>
@@ -253,6 +254,15 @@ private:
         };
         if (m_lastStream >= 0 && same(m_lastStream))
             return m_lastStream;
+        // An interleaved console takes turns between a few streams: try the recent ones, the one after the
+        // last hit first, before hashing the key.
+        for (size_t k = 1; k <= m_recent.size(); ++k) {
+            const size_t slot = (m_recentHit + k) % m_recent.size();
+            if (m_recent[slot] >= 0 && same(m_recent[slot])) {
+                m_recentHit = slot;
+                return m_lastStream = m_recent[slot];
+            }
+        }
         quint64 h = static_cast<quint64>(key.launcherRank + 2) * 1000003u;
         h = (h ^ static_cast<quint64>(key.teeLocalRank + 2)) * 1000003u;
         h = (h ^ static_cast<quint64>(key.globalRank + 2)) * 1000003u;
@@ -263,7 +273,7 @@ private:
         auto [it, end] = m_streamByHash.equal_range(h);
         for (; it != end; ++it) {
             if (same(it->second))
-                return m_lastStream = it->second;
+                return m_lastStream = remember(it->second);
         }
         key.host = toQString(host);
         StreamStats st;
@@ -272,7 +282,15 @@ private:
         m_streamHosts.emplace_back(host);
         const int index = static_cast<int>(m_out.streams.size()) - 1;
         m_streamByHash.emplace(h, index);
-        return m_lastStream = index;
+        return m_lastStream = remember(index);
+    }
+
+    int remember(int stream)
+    {
+        m_recentHit = m_recentNext;
+        m_recent[m_recentNext] = stream;
+        m_recentNext = (m_recentNext + 1) % m_recent.size();
+        return stream;
     }
 
     // Elastic restarts inside one file: torchrun's agent says so, or a rank prints a new NCCL banner from a
@@ -345,6 +363,9 @@ private:
     std::unordered_multimap<quint64, int> m_streamByHash;
     std::vector<std::string> m_streamHosts; // host bytes of each stream, for allocation-free compares
     int m_lastStream = -1;
+    std::array<int, 16> m_recent = { -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1 };
+    size_t m_recentHit = 0; // the slot of the last stream found there
+    size_t m_recentNext = 0; // the slot the next stream found by hash goes to
     int m_segment = 0;
     bool m_restartPending = false;
     qint64 m_lastRestartMessage = -1;
