@@ -24,24 +24,25 @@ Severity fromLetter(char c)
     }
 }
 
-// "RuntimeError: x", "torch.distributed.DistBackendError: x", "ChildFailedError:" at column 0.
+// "RuntimeError: x", "torch.distributed.DistBackendError: x", "ChildFailedError:" at column 0: a name of
+// at most 120 characters, then ": " or the end of the line. The name is read first, so an ordinary line
+// ("step 12 | loss") is refused at its first space.
 bool isExceptionLine(std::string_view m)
 {
-    const size_t colon = m.substr(0, 122).find(": "); // names longer than 120 are refused below
-    if (colon == std::string_view::npos && m.size() > 120)
-        return false;
-    const size_t end = colon == std::string_view::npos ? m.size() : colon;
+    std::size_t end = 0;
+    while (end < m.size() && end <= 120) {
+        const char c = m[end];
+        if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_'
+                || c == '.'))
+            break;
+        ++end;
+    }
     if (end == 0 || end > 120)
         return false;
+    if (end < m.size() && !(m[end] == ':' && end + 1 < m.size() && m[end + 1] == ' '))
+        return false;
     const std::string_view name = m.substr(0, end);
-    for (char c : name) {
-        const bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_'
-            || c == '.';
-        if (!ok)
-            return false;
-    }
-    const bool named = name.ends_with("Error") || name.ends_with("Exception") || name == "KeyboardInterrupt";
-    return named && (colon != std::string_view::npos || name == m);
+    return name.ends_with("Error") || name.ends_with("Exception") || name == "KeyboardInterrupt";
 }
 
 // "transport/net.cc:1227 -> 6" and 2.30's "file:line (func) -> 6".
