@@ -13,6 +13,14 @@ namespace {
 
 using ProcKey = std::tuple<QString, qint64, int>; // host, pid, device (-1 = any)
 
+// "file:line" of a fact, formatted only when a warning quotes it: most facts never need it.
+struct Where
+{
+    const QString& path;
+    qint64 line = -1; // -1: the file as a whole
+    QString text() const { return line < 0 ? path : QStringLiteral("%1:%2").arg(path).arg(line); }
+};
+
 struct Joiner
 {
     std::vector<FileScan>& scans;
@@ -39,7 +47,7 @@ struct Joiner
         return info;
     }
 
-    void setHost(RankInfo& info, const QString& host, const QString& source)
+    void setHost(RankInfo& info, const QString& host, const Where& source)
     {
         if (host.isEmpty())
             return;
@@ -53,7 +61,7 @@ struct Joiner
         else if (info.host != name && !numeric)
             warn(QStringLiteral("rank %1: host %2 (from %3) disagrees with %4")
                      .arg(info.rank)
-                     .arg(host, source, info.host));
+                     .arg(host, source.text(), info.host));
     }
 
     // "ens1f0:10.10.0.12<0>" or "10.10.0.12" -> "10.10.0.12"
@@ -69,7 +77,7 @@ struct Joiner
             info.addresses.push_back(text);
     }
 
-    void mapProcess(const QString& host, qint64 pid, int dev, int r, int nranks, const QString& where)
+    void mapProcess(const QString& host, qint64 pid, int dev, int r, int nranks, const Where& where)
     {
         if (pid < 0)
             return;
@@ -80,7 +88,7 @@ struct Joiner
             worldSize[key] = nranks;
         } else if (it->second != r && worldSize[key] == nranks) {
             warn(QStringLiteral("%1: process %2:%3 is both rank %4 and rank %5")
-                     .arg(where, host)
+                     .arg(where.text(), host)
                      .arg(pid)
                      .arg(it->second)
                      .arg(r));
@@ -93,7 +101,7 @@ struct Joiner
         // Init lines first: they define which process is which rank.
         for (const FileScan& s : scans) {
             for (const IdentityFact& f : s.facts) {
-                const QString where = QStringLiteral("%1:%2").arg(s.info.displayPath).arg(f.line);
+                const Where where { s.info.displayPath, f.line };
                 if (f.kind == IdentityFact::Kind::Init || f.kind == IdentityFact::Kind::NcclTestsRank) {
                     mapProcess(f.host, f.pid, f.ncclDev, f.rank, f.nRanks, where);
                 }
@@ -101,7 +109,7 @@ struct Joiner
         }
         for (const FileScan& s : scans) {
             for (const IdentityFact& f : s.facts) {
-                const QString where = QStringLiteral("%1:%2").arg(s.info.displayPath).arg(f.line);
+                const Where where { s.info.displayPath, f.line };
                 int r = f.rank;
                 if (f.kind == IdentityFact::Kind::Init || f.kind == IdentityFact::Kind::NcclTestsRank) {
                     const ProcKey key { f.host, f.pid, f.ncclDev };
@@ -162,7 +170,7 @@ struct Joiner
         }
         for (const FileScan& s : scans) {
             for (const IdentityFact& f : s.facts) {
-                const QString where = QStringLiteral("%1:%2").arg(s.info.displayPath).arg(f.line);
+                const Where where { s.info.displayPath, f.line };
                 if (f.kind == IdentityFact::Kind::TorchrunFailure) {
                     TorchrunFailure tf { f.host, f.rank, f.localRank, f.exitCode, f.pid, f.text, f.rootCause,
                         -1, f.line };
@@ -180,7 +188,7 @@ struct Joiner
                         warn(
                             QStringLiteral("rank %1: torchrun's summary (%2) gives pid %3, NCCL gives pid %4")
                                 .arg(f.rank)
-                                .arg(where)
+                                .arg(where.text())
                                 .arg(f.pid)
                                 .arg(info.pid));
                     continue;
@@ -383,7 +391,7 @@ void Joiner::resolveFiles()
             }
             RankInfo& info = rank(r);
             if (info.host.isEmpty())
-                setHost(info, st.key.host.isEmpty() ? fileHost : st.key.host, s.info.displayPath);
+                setHost(info, st.key.host.isEmpty() ? fileHost : st.key.host, Where { s.info.displayPath });
             if (info.localRank < 0 && st.key.teeLocalRank >= 0)
                 info.localRank = st.key.teeLocalRank;
             if (!st.lastStep.isEmpty())
