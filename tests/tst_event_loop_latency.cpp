@@ -35,10 +35,9 @@ using namespace rankscope::testgen;
 namespace {
 
 constexpr qint64 kMaxGapMs = 50; // the bound
-// Phases the window does not yet keep under 50 ms in Release (rank switch, a search through a whole
-// 48 MB log, Stop): what remains is Qt relaying the window out after a label changes and painting the
-// rank list. They are held to this bound so that they cannot get worse unnoticed.
-constexpr qint64 kKnownSlowMs = 150;
+// Switching ranks still measures 46-52 ms in Release: the first full repaint after a load (rank list,
+// diagnosis labels, log) lands in one turn. It is held to this bound until that repaint is split.
+constexpr qint64 kRankSwitchMs = 80;
 // Unoptimised and sanitizer builds do the same work several times slower.
 #if defined(NDEBUG) && !defined(__SANITIZE_ADDRESS__)
 constexpr qint64 kBuildFactor = 1;
@@ -283,7 +282,7 @@ void TestEventLoopLatency::bigIncidentStaysResponsive()
     }
     QVERIFY(switched >= 3);
     probe.stop();
-    report("switching ranks", probe, kKnownSlowMs);
+    report("switching ranks", probe, kRankSwitchMs);
 
     // 3. Switch to the older attempt: a 1024-rank combined log, shown at its initiating event.
     auto* attempts = w.findChild<QComboBox*>(QStringLiteral("attempts"));
@@ -318,7 +317,7 @@ void TestEventLoopLatency::bigIncidentStaysResponsive()
     QTest::keyClick(search, Qt::Key_Return);
     QVERIFY(waitUntil([&] { return panelMessage() != nullptr; }));
     probe.stop();
-    report("searching the whole log without a match", probe, kKnownSlowMs);
+    report("searching the whole log without a match", probe);
 
     const QRegularExpression hitRe(QStringLiteral("Watchdog caught collective operation timeout"));
     const qint64 from = w.logView()->currentLine();
@@ -390,7 +389,7 @@ void TestEventLoopLatency::stopCancelsLoad()
     QVERIFY(waitUntil([&] { return !stop->isVisible() && !progress->isVisible(); }, 5000));
     QTest::qWait(50);
     probe.stop();
-    report("stopping a load", probe, kKnownSlowMs);
+    report("stopping a load", probe);
 
     // The demo is still what the window shows, consistently: no half-loaded incident anywhere.
     QCOMPARE(finished.size(), 1);

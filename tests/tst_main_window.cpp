@@ -4,6 +4,7 @@
 #include "main_window.h"
 #include "timeline_view.h"
 #include "topology_view.h"
+#include "wrapped_label.h"
 
 #include <QApplication>
 #include <QClipboard>
@@ -65,6 +66,34 @@ private Q_SLOTS:
         QVERIFY(w.timeline()->initiatingMarkerX() >= 0);
         QCOMPARE(w.logView()->currentLine(), e.line);
         QVERIFY(w.diagnosisPane()->headlineText().contains(QLatin1String("Rank 7")));
+    }
+
+    void diagnosisLabelsKeepQLabelHeights()
+    {
+        // The pane's labels answer size questions from their own layout: each height for a width must be
+        // the one QLabel itself computes, or text would be cut or padded.
+        MainWindow w;
+        w.resize(1600, 1000);
+        w.show();
+        w.openPaths({ kDemo });
+        QVERIFY(waitForAnalysis(w));
+        QTRY_VERIFY(w.diagnosisPane()->findChildren<WrappedLabel*>().size() > 5);
+        int compared = 0;
+        for (WrappedLabel* label : w.diagnosisPane()->findChildren<WrappedLabel*>()) {
+            if (!label->wordWrap())
+                continue;
+            for (const int width : { 90, 240, 520, 900 }) {
+                QCOMPARE(label->heightForWidth(width), label->QLabel::heightForWidth(width));
+                ++compared;
+            }
+            // The minimum width never falls below QLabel's: the widest word still fits.
+            QVERIFY2(label->minimumSizeHint().width() >= label->QLabel::minimumSizeHint().width(),
+                qPrintable(QStringLiteral("%1 < %2: %3")
+                               .arg(label->minimumSizeHint().width())
+                               .arg(label->QLabel::minimumSizeHint().width())
+                               .arg(label->text().left(60))));
+        }
+        QVERIFY(compared >= 20);
     }
 
     void topologyMarksSysEdge()

@@ -1,6 +1,7 @@
 #include "diagnosis_pane.h"
 
 #include "severity_palette.h"
+#include "wrapped_label.h"
 
 #include <QApplication>
 #include <QCheckBox>
@@ -14,6 +15,7 @@
 #include <QPlainTextEdit>
 #include <QSettings>
 #include <QTextBlock>
+#include <QTimer>
 #include <QToolButton>
 #include <QVBoxLayout>
 #include <algorithm>
@@ -21,6 +23,8 @@
 namespace rankscope {
 
 namespace {
+
+constexpr int kFrameMs = 16;
 
 QFont mono()
 {
@@ -35,38 +39,6 @@ QString confidenceColor(const QString& c)
         return QStringLiteral("#b26a00");
     return QStringLiteral("#9e2a2b");
 }
-
-} // namespace
-
-namespace {
-
-// The window lays itself out again whenever any label in it changes (a status message, the log's file
-// name), and each pass asks every word-wrapped label here for its height at the pane's width: a fresh
-// QTextDocument layout each time. The pane's texts are fixed once shown, so the answer per width is kept.
-class LaidOutLabel : public QLabel
-{
-public:
-    using QLabel::QLabel;
-    int heightForWidth(int width) const override
-    {
-        const auto it = m_heights.constFind(width);
-        if (it != m_heights.constEnd())
-            return *it;
-        const int h = QLabel::heightForWidth(width);
-        m_heights.insert(width, h);
-        return h;
-    }
-
-protected:
-    void changeEvent(QEvent* event) override
-    {
-        m_heights.clear(); // font, style or text-direction changes lay the text out differently
-        QLabel::changeEvent(event);
-    }
-
-private:
-    mutable QHash<int, int> m_heights;
-};
 
 } // namespace
 
@@ -86,23 +58,72 @@ DiagnosisPane::DiagnosisPane(QWidget* parent)
     setWidgetResizable(true);
     setFrameShape(QFrame::NoFrame);
     clear();
+    showPending(); // nothing is on screen yet: no need to wait
 }
 
 void DiagnosisPane::clear()
 {
+    beginContent();
+    m_headline->setText(
+        tr("Open a log folder (Ctrl+O), drop files or a folder here, or paste a traceback (Ctrl+V)."));
+    endContent();
+}
+
+void DiagnosisPane::beginContent()
+{
+    // The new content is built without a parent: widgets added to a shown parent are each shown later
+    // by a queued call, and each of those shows lays out every ancestor up to the window again. Built
+    // hidden, the whole pane is shown and laid out once, in endContent().
     m_content = new QWidget;
     m_layout = new QVBoxLayout(m_content);
     m_layout->setContentsMargins(12, 10, 12, 10);
     m_layout->setSpacing(10);
-    m_headline = new QLabel( // its text is set later: not cached
-        tr("Open a log folder (Ctrl+O), drop files or a folder here, or paste a traceback (Ctrl+V)."));
+    m_headline = new WrappedLabel;
+    m_evidence = nullptr;
     m_headline->setWordWrap(true);
     m_layout->addWidget(m_headline);
-    m_layout->addStretch(1);
-    setWidget(m_content);
     m_fix.clear();
     m_verify.clear();
     m_checklist = 0;
+}
+
+void DiagnosisPane::endContent()
+{
+    m_layout->addStretch(1);
+    // Shown a frame later: laying out and showing a pane full of text is a frame's work of its own,
+    // apart from the caller's (the window swapping in a whole new incident) and from the repaint of the
+    // rest of the window that follows it. Posted events (that repaint among them) are all delivered in
+    // one go, so a posted call or a zero timer would still share its turn.
+    delete m_pending; // a newer diagnosis came before the older one was shown
+    m_pending = m_content;
+    QTimer::singleShot(kFrameMs, this, &DiagnosisPane::showPending);
+}
+
+void DiagnosisPane::showPending()
+{
+    if (!m_pending)
+        return;
+    // The old content (hundreds of text documents) is freed on a later turn of the event loop.
+    if (QWidget* old = takeWidget())
+        old->deleteLater();
+    setWidget(m_pending);
+    m_pending = nullptr;
+    // The last lines of the evidence matter most. Going there lays its whole text out: a turn of its
+    // own, after the pane has its geometry.
+    if (m_evidence) {
+        QMetaObject::invokeMethod(
+            m_evidence,
+            [ev = m_evidence] {
+                if (ev)
+                    ev->moveCursor(QTextCursor::End);
+            },
+            Qt::QueuedConnection);
+    }
+}
+
+DiagnosisPane::~DiagnosisPane()
+{
+    delete m_pending; // never parented
 }
 
 QString DiagnosisPane::headlineText() const
@@ -124,7 +145,7 @@ int DiagnosisPane::checklistCount() const
 
 QLabel* DiagnosisPane::richLabel(const QString& html)
 {
-    auto* label = new LaidOutLabel(html);
+    auto* label = new WrappedLabel(html);
     label->setWordWrap(true);
     label->setTextFormat(Qt::RichText);
     label->setTextInteractionFlags(Qt::TextBrowserInteraction);
@@ -144,7 +165,7 @@ QWidget* DiagnosisPane::section(const QString& title, QWidget* body)
     auto* v = new QVBoxLayout(box);
     v->setContentsMargins(0, 0, 0, 0);
     v->setSpacing(4);
-    auto* t = new LaidOutLabel(QStringLiteral("<b>%1</b>").arg(title.toHtmlEscaped()));
+    auto* t = new WrappedLabel(QStringLiteral("<b>%1</b>").arg(title.toHtmlEscaped()));
     v->addWidget(t);
     v->addWidget(body);
     return box;
@@ -158,7 +179,7 @@ QWidget* DiagnosisPane::commandList(const QStringList& commands)
     grid->setColumnStretch(0, 1);
     int row = 0;
     for (const QString& cmd : commands) {
-        auto* text = new LaidOutLabel(cmd);
+        auto* text = new WrappedLabel(cmd);
         text->setFont(mono());
         text->setWordWrap(true);
         text->setTextFormat(Qt::PlainText);
@@ -190,7 +211,7 @@ QWidget* DiagnosisPane::checklist(const QStringList& items, const QString& key)
         auto* h = new QHBoxLayout(row);
         h->setContentsMargins(0, 0, 0, 0);
         auto* check = new QCheckBox;
-        auto* text = new LaidOutLabel(QStringLiteral("%1. %2").arg(i + 1).arg(items[i]));
+        auto* text = new WrappedLabel(QStringLiteral("%1. %2").arg(i + 1).arg(items[i]));
         text->setWordWrap(true);
         text->setTextInteractionFlags(Qt::TextSelectableByMouse);
         text->setBuddy(check);
@@ -209,12 +230,12 @@ QWidget* DiagnosisPane::checklist(const QStringList& items, const QString& key)
 
 void DiagnosisPane::setDiagnosis(const Incident* inc, const Diagnosis* d, const Catalog* cat)
 {
-    clear();
-    if (!inc || !d || !cat)
+    if (!inc || !d || !cat) {
+        clear();
         return;
+    }
     // Rebuild from scratch: the pane is small and changes only when an analysis finishes.
-    QLayoutItem* stretch = m_layout->takeAt(m_layout->count() - 1);
-    delete stretch;
+    beginContent();
 
     QFont big = m_headline->font();
     big.setPointSizeF(big.pointSizeF() * 1.35);
@@ -234,7 +255,7 @@ void DiagnosisPane::setDiagnosis(const Incident* inc, const Diagnosis* d, const 
     if (d->initiatingEvent >= 0) {
         const LogEvent& e = inc->events[static_cast<size_t>(d->initiatingEvent)];
         const FileInfo& f = inc->files[static_cast<size_t>(e.file)];
-        auto* line = new LaidOutLabel(e.text);
+        auto* line = new WrappedLabel(e.text);
         line->setFont(mono());
         line->setWordWrap(true);
         line->setTextFormat(Qt::PlainText);
@@ -252,7 +273,7 @@ void DiagnosisPane::setDiagnosis(const Incident* inc, const Diagnosis* d, const 
         auto* h = new QHBoxLayout(columns);
         h->setContentsMargins(0, 0, 0, 0);
         h->setSpacing(16);
-        auto* fix = new LaidOutLabel(d->fix);
+        auto* fix = new WrappedLabel(d->fix);
         fix->setWordWrap(true);
         fix->setTextFormat(Qt::PlainText);
         fix->setTextInteractionFlags(Qt::TextSelectableByMouse);
@@ -323,14 +344,14 @@ void DiagnosisPane::setDiagnosis(const Incident* inc, const Diagnosis* d, const 
         ev->setLineWrapMode(QPlainTextEdit::NoWrap);
         ev->setPlainText(d->evidence.lines.join(QLatin1Char('\n')));
         ev->setMinimumHeight(160);
-        ev->moveCursor(QTextCursor::End);
+        m_evidence = ev; // scrolled to its last lines once shown
         const QString title = tr("Evidence: %1 lines %2-%3")
                                   .arg(inc->files[static_cast<size_t>(d->evidence.file)].displayPath)
                                   .arg(d->evidence.fromLine)
                                   .arg(d->evidence.toLine);
         m_layout->addWidget(section(title, ev));
     }
-    m_layout->addStretch(1);
+    endContent();
 }
 
 } // namespace rankscope

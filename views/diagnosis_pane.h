@@ -6,6 +6,7 @@
 #include "log_model.h"
 #include "signature_catalog.h"
 
+#include <QPointer>
 #include <QScrollArea>
 
 class QLabel;
@@ -19,6 +20,7 @@ class DiagnosisPane : public QScrollArea
     Q_OBJECT
 public:
     explicit DiagnosisPane(QWidget* parent = nullptr);
+    ~DiagnosisPane() override;
 
     // The three objects must outlive the pane's use of them (until the next call or clear()).
     void setDiagnosis(const Incident* incident, const Diagnosis* diagnosis, const Catalog* catalog);
@@ -37,11 +39,16 @@ private:
     QWidget* commandList(const QStringList& commands);
     QWidget* checklist(const QStringList& items, const QString& key);
     QLabel* richLabel(const QString& html);
+    void beginContent();
+    void endContent();
+    void showPending();
     void onLink(const QString& link);
 
-    QWidget* m_content = nullptr;
+    QWidget* m_content = nullptr; // the newest content, shown or pending
+    QWidget* m_pending = nullptr; // built, not parented yet: shown on the next turn of the event loop
     QVBoxLayout* m_layout = nullptr;
     QLabel* m_headline = nullptr;
+    QPointer<QPlainTextEdit> m_evidence;
     QString m_fix;
     QStringList m_verify;
     int m_checklist = 0;

@@ -6,8 +6,10 @@
 #include <QMouseEvent>
 #include <QPainter>
 #include <QScrollBar>
+#include <QTextLayout>
 #include <algorithm>
 #include <climits>
+#include <cmath>
 
 namespace rankscope {
 
@@ -121,6 +123,13 @@ void LogView::paintLine(QPainter& painter, qint64 line, int y)
         painter.setPen(pal.color(QPalette::Highlight).darker(120));
         painter.drawRect(rowRect.adjusted(0, 0, -1, -1));
     }
+    // One shaping of the line serves its width, the search hits' positions and the drawing (a long
+    // line shaped twice was most of a repaint).
+    QTextLayout layout(text, font());
+    layout.beginLayout();
+    QTextLine shaped = layout.createLine();
+    shaped.setLineWidth(1e9);
+    layout.endLayout();
     // Search hits get a background under the matched characters.
     if (!m_search.pattern().isEmpty()) {
         QColor hit = pal.color(QPalette::Highlight);
@@ -130,17 +139,18 @@ void LogView::paintLine(QPainter& painter, qint64 line, int y)
             const auto m = it.next();
             if (m.capturedLength() == 0)
                 continue;
-            const int x0 = textLeft + fm.horizontalAdvance(text.left(m.capturedStart()));
-            const int w = fm.horizontalAdvance(m.captured());
-            painter.fillRect(QRect(x0, y, w, h), selected ? hit.lighter(130) : hit);
+            const qreal x0 = shaped.cursorToX(static_cast<int>(m.capturedStart()));
+            const qreal x1 = shaped.cursorToX(static_cast<int>(m.capturedEnd()));
+            painter.fillRect(QRectF(textLeft + x0, y, x1 - x0, h), selected ? hit.lighter(130) : hit);
         }
     }
     painter.setClipRect(gutterWidth() - 2, y, viewport()->width(), h);
     painter.setPen(selected         ? pal.color(QPalette::HighlightedText)
             : sev >= Severity::Warn ? severityColor(sev, pal)
                                     : pal.color(QPalette::Text));
-    painter.drawText(textLeft, y + 1 + fm.ascent(), text);
-    m_maxWidth = std::max(m_maxWidth, fm.horizontalAdvance(text));
+    // The baseline where drawText() put it: one pixel down, then the font's ascent.
+    shaped.draw(&painter, QPointF(textLeft, y + 1 + fm.ascent() - shaped.ascent()));
+    m_maxWidth = std::max(m_maxWidth, static_cast<int>(std::ceil(shaped.naturalTextWidth())));
     if (mark && !mark->title.isEmpty() && mark->line == line) {
         const int w = fm.horizontalAdvance(mark->title) + fm.averageCharWidth() * 2;
         const QRect badge(viewport()->width() - w - 4, y + 1, w, h - 2);

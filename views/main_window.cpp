@@ -5,6 +5,7 @@
 #include "divergence_view.h"
 #include "log_panel.h"
 #include "log_view.h"
+#include "rank_list_delegate.h"
 #include "report_export.h"
 #include "timeline_view.h"
 #include "topology_view.h"
@@ -158,6 +159,7 @@ void MainWindow::buildDocks()
     m_ranks->setHeaderLabels({ tr("Rank"), tr("Host"), tr("GPU"), tr("First WARN"), tr("Message") });
     m_ranks->setRootIsDecorated(false);
     m_ranks->setUniformRowHeights(true);
+    m_ranks->setItemDelegate(new RankListDelegate(m_ranks));
     m_ranks->setAlternatingRowColors(true);
     m_ranks->header()->setStretchLastSection(true);
     // Fitting the columns samples rows; the rows are alike, and a thousand of them cost a frame.
