@@ -145,7 +145,7 @@ public:
                 rest.substr(0, rest.find_first_not_of("0123456789")));
         }
         if (p.nccl == NcclLevel::None // torchrun's agent, never an NCCL line
-            && p.message.find("worker group") != std::string_view::npos // 'w' is rare: one memchr
+            && !p.message.empty() && std::memchr(p.message.data(), 'w', p.message.size()) // a rare letter
             && (p.message.find("will restart worker group") != std::string_view::npos
                 || p.message.find("Restarting worker group") != std::string_view::npos)) {
             // The agent may say both in a row: one restart, not two.

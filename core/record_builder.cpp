@@ -60,6 +60,8 @@ bool RecordBuilder::continueRecord(
         ++e.lineCount;
         return true;
     }
+    if (m_open.empty())
+        return false; // the common case: no traceback or c10 message is being collected
     const Channel channel { p.launcherRank, p.teeLocalRank };
     auto it = m_open.find(channel);
     if (it == m_open.end())
