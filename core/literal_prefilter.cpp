@@ -6,6 +6,7 @@
 #include <re2/filtered_re2.h>
 #include <re2/re2.h>
 #include <unordered_map>
+#include <unordered_set>
 
 namespace rankscope {
 
@@ -79,7 +80,8 @@ constexpr std::string_view kOrdinaryText =
 // How likely a gram of an atom is to turn up in ordinary log text, where a hit costs a compare: grams of
 // kOrdinaryText score highest, then common letters and spaces, and grams that many atoms share ("nccl",
 // "call").
-int gramCost(const char* gram, const std::unordered_map<quint32, int>& shared, const std::string& ordinary)
+int gramCost(const char* gram, const std::unordered_map<quint32, int>& shared,
+    const std::unordered_set<quint32>& ordinary)
 {
     static constexpr std::string_view byFrequency = " etaoinsrhldcumfpgwybvkxjqz";
     int cost = 0;
@@ -87,7 +89,7 @@ int gramCost(const char* gram, const std::unordered_map<quint32, int>& shared, c
         const std::size_t rank = byFrequency.find(gram[i]);
         cost += rank == std::string_view::npos ? 2 : static_cast<int>(byFrequency.size() - rank);
     }
-    if (ordinary.find(std::string_view(gram, kGram)) != std::string::npos)
+    if (ordinary.count(loadWord<quint32>(gram)) != 0)
         cost += 1000;
     const auto it = shared.find(loadWord<quint32>(gram));
     return cost + 8 * (it == shared.end() ? 0 : it->second);
@@ -139,9 +141,12 @@ void LiteralPrefilter::index()
         shortest = kGram;
     }
     m_stride = shortest - kGram + 1;
-    std::string ordinary(kOrdinaryText);
-    std::transform(ordinary.begin(), ordinary.end(), ordinary.begin(),
+    std::string lowered(kOrdinaryText);
+    std::transform(lowered.begin(), lowered.end(), lowered.begin(),
         [](char ch) { return ch >= 'A' && ch <= 'Z' ? static_cast<char>(ch + ('a' - 'A')) : ch; });
+    std::unordered_set<quint32> ordinary; // the grams of kOrdinaryText, lower case
+    for (std::size_t k = 0; k + kGram <= lowered.size(); ++k)
+        ordinary.insert(loadWord<quint32>(lowered.data() + k));
     std::unordered_map<quint32, int> shared; // gram -> how many atom positions have it
     for (const std::string& atom : m_atoms) {
         for (std::size_t k = 0; k + kGram <= atom.size(); ++k)
