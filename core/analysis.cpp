@@ -4,6 +4,7 @@
 #include "signature_matcher.h"
 
 #include <QFileInfo>
+#include <future>
 
 namespace rankscope {
 
@@ -31,6 +32,9 @@ void diagnoseAttempt(AttemptAnalysis& a, const Catalog& catalog, const TopologyS
 Analysis analyze(const AnalysisRequest& request, const CancelToken* cancel, const ProgressFn& progress)
 {
     Analysis out;
+    // Listing a folder of a thousand files takes as long as compiling the catalog: both at once.
+    std::future<Discovery> listing = std::async(
+        std::launch::async, [&] { return discoverInputs(request.logPaths, request.pastedText, cancel); });
     out.catalog = loadDefaultCatalog(request.signatureDirs);
     SignatureMatcher matcher(out.catalog.catalog);
     if (!matcher.errorString().isEmpty())
@@ -39,6 +43,7 @@ Analysis analyze(const AnalysisRequest& request, const CancelToken* cancel, cons
     LoadOptions options;
     options.paths = request.logPaths;
     options.pastedText = request.pastedText;
+    options.discovered = listing.get();
     options.catalog = &out.catalog.catalog;
     options.matcher = &matcher;
     LoadResult loaded = loadIncidents(options, cancel, progress);

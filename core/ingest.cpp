@@ -74,7 +74,8 @@ QString attemptLabel(int attempt)
 LoadResult loadIncidents(const LoadOptions& options, const CancelToken* cancel, const ProgressFn& progress)
 {
     LoadResult result;
-    Discovery found = discoverInputs(options.paths, options.pastedText, cancel);
+    Discovery found =
+        options.discovered ? *options.discovered : discoverInputs(options.paths, options.pastedText, cancel);
     if (options.afterDiscovery)
         options.afterDiscovery();
     std::vector<FileScan> scans = scanAll(found.files, options, cancel, progress);

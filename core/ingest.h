@@ -2,11 +2,13 @@
 #pragma once
 
 #include "cancel_token.h"
+#include "input_discovery.h"
 #include "log_model.h"
 
 #include <QString>
 #include <QStringList>
 #include <functional>
+#include <optional>
 #include <vector>
 
 namespace rankscope {
@@ -21,6 +23,9 @@ struct LoadOptions
     const Catalog* catalog = nullptr; // optional, with matcher: tags events with signature hits
     const SignatureMatcher* matcher = nullptr; // built from catalog
     int threads = 0; // 0 = all cores
+    // The inputs of `paths` and `pastedText`, when the caller listed them already (analyze() does so while
+    // it compiles the catalog); otherwise loadIncidents() lists them.
+    std::optional<Discovery> discovered;
     // Test hook: runs after the inputs are listed and before any is read (to delete or grow files then).
     std::function<void()> afterDiscovery;
 };
