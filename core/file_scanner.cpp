@@ -98,7 +98,9 @@ public:
                 QStringLiteral("line %1 is longer than 1 MiB: cut, with a marker").arg(m_lineNo));
 
         std::string_view repeated;
-        if (!m_pasted && !m_restartPending && m_repeat.match(text, repeated) && plainInfoLine(text, repeated))
+        int repeatStream = -1;
+        if (!m_pasted && !m_restartPending && m_repeat.match(text, repeated, repeatStream)
+            && plainInfoLine(text, repeated, repeatStream))
             return;
 
         LinePrefix p;
@@ -110,10 +112,10 @@ public:
         if (restartBefore(p) && m_lineNo > 1) {
             ++m_segment;
             m_out.restartLines.push_back(m_lineNo);
+            m_repeat.forget(); // its streams are the previous attempt's
         }
         const int stream = streamIndex(p);
-        m_repeat.learn(text, p);
-        m_repeatStream = stream;
+        m_repeat.learn(text, p, stream);
         StreamStats& st = m_out.streams[static_cast<size_t>(stream)];
         ++st.lines;
 
@@ -206,7 +208,7 @@ private:
     // A line that repeats the NCCL INFO prefix of its stream: when its message cannot carry an identity
     // fact, a restart banner, a return trail or a step, and no signature can match it, counting it is
     // all there is to do. Returns false to send the line through the full parse.
-    bool plainInfoLine(std::string_view text, std::string_view message)
+    bool plainInfoLine(std::string_view text, std::string_view message, int stream)
     {
         if (!message.empty()) {
             switch (message[0]) {
@@ -227,7 +229,7 @@ private:
             return false; // maybe "file.cc:123 -> 2"
         if (m_ctx.matcher && m_ctx.matcher->mayMatch(text))
             return false;
-        StreamStats& st = m_out.streams[static_cast<size_t>(m_repeatStream)];
+        StreamStats& st = m_out.streams[static_cast<size_t>(stream)];
         ++st.lines;
         ++st.counts[static_cast<size_t>(Severity::Info)];
         return true;
@@ -357,7 +359,6 @@ private:
     RepeatedNcclPrefix m_repeat;
     RepeatedGlogPrefix m_glog;
     std::vector<std::string> m_stepDigits; // per stream: the number of its last "step N" line
-    int m_repeatStream = -1;
     qint64 m_lineNo = 0;
     bool m_pasted = false;
     std::unordered_multimap<quint64, int> m_streamByHash;

@@ -56,8 +56,10 @@ inline bool equalsLowered(const char* text, const std::string& atom)
     return true;
 }
 
-// Lines every healthy job prints by the million. A gram that occurs here would make the filter compare
-// atoms on most lines (an atom with "recv" in it against every "recvbuff"), so it is chosen last.
+// Lines every healthy job prints by the million. An atom gram that occurs here, or only shares its hash
+// bit with one that does, would make the filter compare atoms on most lines (an atom with "recv" in it
+// against every "recvbuff"; "]:gp" of "[default3]:gpu-a01" on a bit an atom gram set), so it is chosen
+// last.
 constexpr std::string_view kOrdinaryText =
     "gpu-a01:1007033:1007033 [0] NCCL INFO AllReduce: opCount 3de sendbuff 0x7f3a40000000 recvbuff "
     "0x7f3a40000000 count 26214400 datatype 7 op 0 root 0 comm 0x55cc94badc50 [nranks=1024] stream "
@@ -72,6 +74,7 @@ constexpr std::string_view kOrdinaryText =
     "NCCL INFO 32 coll channels, 32 collnet channels, 0 nvls channels, 32 p2p channels, 32 p2p channels "
     "per peer\n"
     "NCCL INFO Trees [0] 1/-1/-1->0->-1 [1] -1/-1/-1->0->1 P2P Chunksize set to 524288\n"
+    "[default3]:gpu-a01:1007036:1007036 [3] NCCL INFO Channel 00/32 : 0 1 2 3 4 5 6 7\n"
     "[default4]:[rank36]:I0314 02:10:43.212000 53386 train.py:212] step 2790 | loss 2.3674 | "
     "grad_norm 0.899 | lr 3.00e-04 | 1.93 s/it tokens/s samples/s throughput epoch iteration batch\n"
     "INFO:torch.distributed.run:Using nproc_per_node=8. WARNING:torch.distributed.elastic.multiprocessing"
@@ -89,7 +92,7 @@ int gramCost(const char* gram, const std::unordered_map<quint32, int>& shared,
         const std::size_t rank = byFrequency.find(gram[i]);
         cost += rank == std::string_view::npos ? 2 : static_cast<int>(byFrequency.size() - rank);
     }
-    if (ordinary.count(loadWord<quint32>(gram)) != 0)
+    if (ordinary.count(gramHash(gram)) != 0)
         cost += 1000;
     const auto it = shared.find(loadWord<quint32>(gram));
     return cost + 8 * (it == shared.end() ? 0 : it->second);
@@ -141,12 +144,9 @@ void LiteralPrefilter::index()
         shortest = kGram;
     }
     m_stride = shortest - kGram + 1;
-    std::string lowered(kOrdinaryText);
-    std::transform(lowered.begin(), lowered.end(), lowered.begin(),
-        [](char ch) { return ch >= 'A' && ch <= 'Z' ? static_cast<char>(ch + ('a' - 'A')) : ch; });
-    std::unordered_set<quint32> ordinary; // the grams of kOrdinaryText, lower case
-    for (std::size_t k = 0; k + kGram <= lowered.size(); ++k)
-        ordinary.insert(loadWord<quint32>(lowered.data() + k));
+    std::unordered_set<quint32> ordinary; // the hashes of kOrdinaryText's grams (gramHash folds case)
+    for (std::size_t k = 0; k + kGram <= kOrdinaryText.size(); ++k)
+        ordinary.insert(gramHash(kOrdinaryText.data() + k));
     std::unordered_map<quint32, int> shared; // gram -> how many atom positions have it
     for (const std::string& atom : m_atoms) {
         for (std::size_t k = 0; k + kGram <= atom.size(); ++k)

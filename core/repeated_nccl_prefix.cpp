@@ -1,6 +1,6 @@
 #include "repeated_nccl_prefix.h"
 
-#include <cstring>
+#include "byte_compare.h"
 
 namespace rankscope {
 
@@ -17,43 +17,73 @@ std::size_t digitsAt(std::string_view s, std::size_t pos)
 }
 } // namespace
 
-void RepeatedNcclPrefix::learn(std::string_view line, const LinePrefix& p)
+void RepeatedNcclPrefix::learn(std::string_view line, const LinePrefix& p, int stream)
 {
-    m_head.clear();
     if (p.nccl != NcclLevel::Info || p.ncclDev < 0 || p.ncclHost.empty() || p.stamp.found()
-        || p.launcherRank >= 0 || p.teeLocalRank >= 0 || p.globalRank >= 0 || !p.pdshHost.empty()
-        || !p.rayIp.empty() || p.ncclHost.data() != line.data())
-        return; // the prefix must be the first thing on the line
-    const std::size_t pidEnd = p.ncclHost.size() + 1 + digitsAt(line, p.ncclHost.size() + 1);
+        || !p.pdshHost.empty() || !p.rayIp.empty() || p.rayPid >= 0 || p.ncclHost.data() < line.data()
+        || p.ncclHost.data() != p.afterLauncher.data())
+        return; // the NCCL prefix must come right after the launcher prefixes
+    const auto hostAt = static_cast<std::size_t>(p.ncclHost.data() - line.data());
+    const std::size_t pidEnd =
+        hostAt + p.ncclHost.size() + 1 + digitsAt(line, hostAt + p.ncclHost.size() + 1);
     if (pidEnd >= line.size() || line[pidEnd] != ':')
         return;
     const std::size_t tidEnd = pidEnd + 1 + digitsAt(line, pidEnd + 1);
     const std::size_t messageAt = static_cast<std::size_t>(p.message.data() - line.data());
     if (tidEnd >= messageAt || messageAt > line.size() || messageAt < tidEnd + kInfo.size())
         return;
+    const std::string_view head = line.substr(0, pidEnd + 1);
     const std::string_view tail = line.substr(tidEnd, messageAt - tidEnd);
     // Only the exact shape " [dev] NCCL INFO ": WARN and TRACE put "file:line (func)" in between.
     if (tail.size() < 4 + kInfo.size() || tail.substr(0, 2) != " [" || !tail.ends_with(kInfo)
         || tail.substr(tail.size() - kInfo.size() - 2, 2) != "] ")
         return;
-    m_head.assign(line.substr(0, pidEnd + 1));
-    m_tail.assign(tail);
+    for (const int i : m_index.candidates(line)) {
+        Entry& e = m_entries[static_cast<std::size_t>(i)];
+        if (e.head == head && e.tail == tail) {
+            e.stream = stream;
+            return;
+        }
+    }
+    if (m_entries.size() >= kMaxEntries)
+        forget();
+    m_entries.push_back({ std::string(head), std::string(tail), stream });
+    m_index.add(head);
 }
 
-bool RepeatedNcclPrefix::match(std::string_view line, std::string_view& message) const
+bool RepeatedNcclPrefix::match(std::string_view line, std::string_view& message, int& stream)
 {
-    if (m_head.empty() || line.size() < m_head.size() + 1 + m_tail.size()
-        || std::memcmp(line.data(), m_head.data(), m_head.size()) != 0)
-        return false;
-    const std::size_t tid = digitsAt(line, m_head.size());
-    if (tid == 0 || tid > kMaxTidDigits)
-        return false;
-    const std::size_t tailAt = m_head.size() + tid;
-    if (line.size() < tailAt + m_tail.size()
-        || std::memcmp(line.data() + tailAt, m_tail.data(), m_tail.size()) != 0)
-        return false;
-    message = line.substr(tailAt + m_tail.size());
-    return true;
+    const auto tryEntry = [&](int i) {
+        const Entry& e = m_entries[static_cast<std::size_t>(i)];
+        if (line.size() < e.head.size() + 1 + e.tail.size()
+            || !sameBytes(line.data(), e.head.data(), e.head.size()))
+            return false;
+        const std::size_t tid = digitsAt(line, e.head.size());
+        if (tid == 0 || tid > kMaxTidDigits)
+            return false;
+        const std::size_t tailAt = e.head.size() + tid;
+        if (line.size() < tailAt + e.tail.size()
+            || !sameBytes(line.data() + tailAt, e.tail.data(), e.tail.size()))
+            return false;
+        m_lastHit = i;
+        message = line.substr(tailAt + e.tail.size());
+        stream = e.stream;
+        return true;
+    };
+    if (m_lastHit >= 0 && tryEntry(m_lastHit))
+        return true;
+    for (const int i : m_index.candidates(line)) {
+        if (i != m_lastHit && tryEntry(i))
+            return true;
+    }
+    return false;
+}
+
+void RepeatedNcclPrefix::forget()
+{
+    m_entries.clear();
+    m_index.clear();
+    m_lastHit = -1;
 }
 
 } // namespace rankscope

@@ -1,5 +1,6 @@
-// The scanner's shortcut for lines that repeat the NCCL INFO prefix of the line before: it must agree
-// with the full parse on every line it accepts, and refuse every line whose prefix differs.
+// The scanner's shortcut for lines that repeat a remembered NCCL INFO prefix: it must agree with the full
+// parse on every line it accepts (the message, and every field that decides the line's stream), and
+// refuse every line whose prefix differs.
 #include "line_prefix.h"
 #include "repeated_nccl_prefix.h"
 
@@ -43,9 +44,27 @@ private Q_SLOTS:
             << QStringLiteral("gpu-a01:1007035:1007035 [2] transport/net_ib.cc:1696 NCCL WARN NET/IB : x")
             << false;
         QTest::newRow("no tid digits") << info << QStringLiteral("gpu-a01:1007035: [2] NCCL INFO x") << false;
-        QTest::newRow("learned from a tee-prefixed line")
+        QTest::newRow("behind a tee prefix")
             << QStringLiteral("[default2]:gpu-a01:1007035:1007035 [2] NCCL INFO x")
-            << QStringLiteral("[default2]:gpu-a01:1007035:1007035 [2] NCCL INFO y") << false;
+            << QStringLiteral("[default2]:gpu-a01:1007035:1007099 [2] NCCL INFO y") << true;
+        QTest::newRow("behind tee and rank prefixes")
+            << QStringLiteral("[default2]:[rank10]:gpu-a01:1007035:1007035 [2] NCCL INFO x")
+            << QStringLiteral("[default2]:[rank10]:gpu-a01:1007035:1007035 [2] NCCL INFO y") << true;
+        QTest::newRow("behind an srun label")
+            << QStringLiteral("12: gpu-a01:1007035:1007035 [2] NCCL INFO x")
+            << QStringLiteral("12: gpu-a01:1007035:1007035 [2] NCCL INFO y") << true;
+        QTest::newRow("another tee prefix")
+            << QStringLiteral("[default2]:gpu-a01:1007035:1007035 [2] NCCL INFO x")
+            << QStringLiteral("[default3]:gpu-a01:1007035:1007035 [2] NCCL INFO y") << false;
+        QTest::newRow("the tee prefix gone")
+            << QStringLiteral("[default2]:gpu-a01:1007035:1007035 [2] NCCL INFO x")
+            << QStringLiteral("gpu-a01:1007035:1007035 [2] NCCL INFO y") << false;
+        QTest::newRow("learned behind a pdsh host")
+            << QStringLiteral("node7: gpu-a01:1007035:1007035 [2] NCCL INFO x")
+            << QStringLiteral("node7: gpu-a01:1007035:1007035 [2] NCCL INFO y") << false;
+        QTest::newRow("learned behind a stamp")
+            << QStringLiteral("[2026-03-14 02:17:44] gpu-a01:1007035:1007035 [2] NCCL INFO x")
+            << QStringLiteral("[2026-03-14 02:17:44] gpu-a01:1007035:1007035 [2] NCCL INFO y") << false;
         QTest::newRow("learned from a WARN")
             << QStringLiteral("gpu-a01:1007035:1007035 [2] NCCL WARN x")
             << QStringLiteral("gpu-a01:1007035:1007035 [2] NCCL INFO y") << false;
@@ -61,27 +80,66 @@ private Q_SLOTS:
         const std::string first = learned.toStdString();
         const std::string second = next.toStdString();
         RepeatedNcclPrefix repeat;
-        repeat.learn(first, parseLinePrefix(first));
+        const LinePrefix learnt = parseLinePrefix(first);
+        repeat.learn(first, learnt, 42);
         std::string_view message;
-        QCOMPARE(repeat.match(second, message), accepted);
+        int stream = -1;
+        QCOMPARE(repeat.match(second, message, stream), accepted);
         if (!accepted)
             return;
+        QCOMPARE(stream, 42);
         const LinePrefix full = parseLinePrefix(second);
         QCOMPARE(full.nccl, NcclLevel::Info);
         QCOMPARE(QByteArray(message.data(), static_cast<qsizetype>(message.size())),
             QByteArray(full.message.data(), static_cast<qsizetype>(full.message.size())));
+        // What decides the line's stream is the same as for the line it was learned from.
+        QCOMPARE(full.launcherRank, learnt.launcherRank);
+        QCOMPARE(full.teeLocalRank, learnt.teeLocalRank);
+        QCOMPARE(full.globalRank, learnt.globalRank);
+        QCOMPARE(full.pid, learnt.pid);
+        QCOMPARE(full.ncclDev, learnt.ncclDev);
+        QCOMPARE(full.ncclHost, learnt.ncclHost);
+        QVERIFY(full.pdshHost.empty() && full.rayIp.empty() && !full.stamp.found());
     }
 
-    void forgetsOnAnotherShape()
+    // A combined console of a 300-rank job interleaves ranks: each keeps its own prefix and stream until
+    // forget().
+    void remembersInterleavedPrefixes()
+    {
+        RepeatedNcclPrefix repeat;
+        constexpr int kRanks = 300;
+        for (int r = 0; r < kRanks; ++r) {
+            const std::string line = "[default" + std::to_string(r) + "]:gpu-a01:" + std::to_string(100 + r)
+                + ":7 [0] NCCL INFO a";
+            repeat.learn(line, parseLinePrefix(line), 10 + r);
+        }
+        std::string_view message;
+        for (int round = 0; round < 2; ++round) {
+            for (int r = kRanks - 1; r >= 0; --r) {
+                const std::string line = "[default" + std::to_string(r)
+                    + "]:gpu-a01:" + std::to_string(100 + r) + ":9 [0] NCCL INFO AllReduce";
+                int stream = -1;
+                QVERIFY(repeat.match(line, message, stream));
+                QCOMPARE(stream, 10 + r);
+                QCOMPARE(QByteArray(message.data(), static_cast<qsizetype>(message.size())),
+                    QByteArray("AllReduce"));
+            }
+        }
+        repeat.forget();
+        int stream = -1;
+        QVERIFY(!repeat.match("[default0]:gpu-a01:100:7 [0] NCCL INFO a", message, stream));
+    }
+
+    void relearningMovesThePrefixToTheNewStream()
     {
         const std::string info = "gpu-a01:7:7 [0] NCCL INFO a";
-        const std::string tee = "[default0]:gpu-a01:7:7 [0] NCCL INFO b";
         RepeatedNcclPrefix repeat;
-        repeat.learn(info, parseLinePrefix(info));
+        repeat.learn(info, parseLinePrefix(info), 1);
+        repeat.learn(info, parseLinePrefix(info), 2);
         std::string_view message;
-        QVERIFY(repeat.match(info, message));
-        repeat.learn(tee, parseLinePrefix(tee));
-        QVERIFY(!repeat.match(info, message));
+        int stream = -1;
+        QVERIFY(repeat.match(info, message, stream));
+        QCOMPARE(stream, 2);
     }
 };
 
