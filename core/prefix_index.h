@@ -18,13 +18,11 @@ namespace rankscope {
 class PrefixIndex
 {
 public:
-    // Adds the next entry (numbered 0, 1, 2... in the order added): `prefix` holds the bytes every line of
-    // it starts with.
-    void add(std::string_view prefix)
+    // Adds entry `entry` (the caller's number for it): `prefix` holds the bytes every line of it starts with.
+    void add(std::string_view prefix, int entry)
     {
-        const int entry = static_cast<int>(m_prefixes.size());
         m_prefixes.emplace_back(prefix);
-        m_all.push_back(entry);
+        m_entries.push_back(entry);
         if (prefix.size() < m_keyLength) {
             m_keyLength = prefix.size(); // a shorter key for everyone: hash them all again
             rebuild();
@@ -35,7 +33,7 @@ public:
     void clear()
     {
         m_prefixes.clear();
-        m_all.clear();
+        m_entries.clear();
         for (std::vector<int>& b : m_buckets)
             b.clear();
         m_keyLength = std::numeric_limits<std::size_t>::max();
@@ -45,7 +43,7 @@ public:
     {
         static const std::vector<int> none;
         if (m_prefixes.size() <= kLinear)
-            return m_all; // hashing costs more than trying a few
+            return m_entries; // hashing costs more than trying a few
         if (line.size() < m_keyLength)
             return none;
         return m_buckets[bucket(line)];
@@ -73,13 +71,13 @@ private:
         for (std::vector<int>& b : m_buckets)
             b.clear();
         for (std::size_t i = 0; i < m_prefixes.size(); ++i)
-            m_buckets[bucket(m_prefixes[i])].push_back(static_cast<int>(i));
+            m_buckets[bucket(m_prefixes[i])].push_back(m_entries[i]);
     }
 
     static constexpr std::size_t kBuckets = 509; // prime: spreads the hash
     static constexpr std::size_t kLinear = 4;
-    std::vector<std::string> m_prefixes; // by entry
-    std::vector<int> m_all; // 0, 1, 2...
+    std::vector<std::string> m_prefixes; // in the order added
+    std::vector<int> m_entries; // the caller's number of each
     std::array<std::vector<int>, kBuckets> m_buckets;
     std::size_t m_keyLength = std::numeric_limits<std::size_t>::max();
 };

@@ -97,47 +97,60 @@ void RepeatedGlogPrefix::learn(std::string_view line, const LinePrefix& p)
     const std::size_t close = rest.substr(0, kMaxTail).find("] ");
     if (close == std::string_view::npos)
         return;
-    for (std::size_t i = 0; i < m_used; ++i) {
-        const Entry& e = m_entries[i];
+    const std::string_view tail = rest.substr(0, close + 2);
+    for (const int i : candidates(line)) {
+        const Entry& e = m_entries[static_cast<std::size_t>(i)];
         if (e.launcher.size() == at && e.fractionDigits == static_cast<int>(length - kHeader)
-            && std::memcmp(e.launcher.data(), line.data(), at) == 0 && rest.substr(0, close + 2) == e.tail)
+            && std::memcmp(e.launcher.data(), line.data(), at) == 0 && tail == e.tail)
             return; // already known
     }
-    Entry& e = m_entries[m_used < kEntries ? m_used++ : m_next++ % kEntries];
+    if (m_entries.size() >= kMaxEntries)
+        forget();
+    Entry e;
     e.launcher.assign(line.substr(0, at));
-    e.tail.assign(rest.substr(0, close + 2));
+    e.tail.assign(tail);
     e.launcherRank = p.launcherRank;
     e.teeLocalRank = p.teeLocalRank;
     e.globalRank = p.globalRank;
     e.fractionDigits = static_cast<int>(length - kHeader);
     e.kind = s.kind;
     e.launcherEnd = at >= 8 ? loadWord(line.data() + at - 8) : 0;
+    const int index = static_cast<int>(m_entries.size());
+    if (e.launcher.empty())
+        m_plain.push_back(index);
+    else
+        m_index.add(e.launcher, index);
+    m_entries.push_back(std::move(e));
 }
 
 bool RepeatedGlogPrefix::match(std::string_view line, LinePrefix& out)
 {
-    // Interleaved ranks take turns: the entry after the last one that matched is the likeliest.
-    for (std::size_t probe = 1; probe <= m_used; ++probe) {
-        const std::size_t i = (m_lastHit + probe) % m_used;
-        const Entry& e = m_entries[i];
+    enum class Result
+    {
+        No,
+        Yes,
+        LeaveToTheParser
+    };
+    const auto tryEntry = [&](int i) {
+        const Entry& e = m_entries[static_cast<std::size_t>(i)];
         const std::size_t at = e.launcher.size();
         const auto fraction = static_cast<std::size_t>(e.fractionDigits);
         const std::size_t tailAt = at + kHeader + fraction;
         if (line.size() < tailAt + e.tail.size())
-            continue;
+            return Result::No;
         const char* h = line.data() + at;
         // The launcher's last bytes ("rank36]:") tell the entries of one console apart.
         if (at >= 8 && loadWord(line.data() + at - 8) != e.launcherEnd)
-            continue;
+            return Result::No;
         if (!sameBytes(line.data(), e.launcher.data(), at) || !paddedHeader(h, fraction, line.size() - at)
             || !sameBytes(line.data() + tailAt, e.tail.data(), e.tail.size()))
-            continue;
+            return Result::No;
         std::string_view message = line.substr(tailAt + e.tail.size());
         while (!message.empty() && message[0] == ' ')
             message.remove_prefix(1);
         // parseLinePrefix would look for an NCCL "host:pid:tid" here: leave such lines to it.
         if (!message.empty() && isAlnum(message[0]) && mayStartNcclPrefix(message))
-            return false;
+            return Result::LeaveToTheParser;
         m_lastHit = i;
         out = LinePrefix {};
         out.launcherRank = e.launcherRank;
@@ -160,16 +173,40 @@ bool RepeatedGlogPrefix::match(std::string_view line, LinePrefix& out)
         for (std::size_t k = 0; k < fraction; ++k)
             nanos = nanos * 10 + (h[kHeader + k] - '0');
         s.nanos = nanos * scale[fraction];
-        return true;
+        return Result::Yes;
+    };
+    // A per-rank console repeats one prefix, and a node's console takes its ranks in turn, in the order
+    // they were learned: the last entry that matched and the one after it are tried first.
+    const int last = m_lastHit;
+    for (const int i : { last, last + 1 }) {
+        if (i < 0 || static_cast<std::size_t>(i) >= m_entries.size())
+            continue;
+        const Result r = tryEntry(i);
+        if (r != Result::No)
+            return r == Result::Yes;
+    }
+    for (const int i : candidates(line)) {
+        if (i == last || i == last + 1)
+            continue;
+        const Result r = tryEntry(i);
+        if (r != Result::No)
+            return r == Result::Yes;
     }
     return false;
 }
 
+// A launcher prefix never starts with a severity letter, so a line that does can only repeat a plain entry.
+const std::vector<int>& RepeatedGlogPrefix::candidates(std::string_view line) const
+{
+    return !line.empty() && isSeverityLetter(line[0]) ? m_plain : m_index.candidates(line);
+}
+
 void RepeatedGlogPrefix::forget()
 {
-    m_used = 0;
-    m_next = 0;
-    m_lastHit = 0;
+    m_entries.clear();
+    m_index.clear();
+    m_plain.clear();
+    m_lastHit = -1;
 }
 
 } // namespace rankscope

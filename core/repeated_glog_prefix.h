@@ -7,10 +7,11 @@
 #pragma once
 
 #include "line_prefix.h"
+#include "prefix_index.h"
 
-#include <array>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace rankscope {
 
@@ -25,6 +26,7 @@ public:
     void forget();
 
 private:
+    const std::vector<int>& candidates(std::string_view line) const;
     struct Entry
     {
         std::string launcher; // the bytes before the severity letter
@@ -36,11 +38,11 @@ private:
         int fractionDigits = 0; // 1..9
         StampKind kind = StampKind::None; // Glog or TorchLogs
     };
-    static constexpr std::size_t kEntries = 16; // a node's console: 8 ranks, each from a few call sites
-    std::array<Entry, kEntries> m_entries;
-    std::size_t m_used = 0;
-    std::size_t m_next = 0; // the entry the next learned prefix replaces once all are used
-    std::size_t m_lastHit = 0;
+    static constexpr std::size_t kMaxEntries = 4096; // then everything is forgotten and learned again
+    std::vector<Entry> m_entries;
+    PrefixIndex m_index; // entries with a launcher prefix, by it
+    std::vector<int> m_plain; // entries without one: their lines start with the severity letter
+    int m_lastHit = -1;
 };
 
 } // namespace rankscope

@@ -47,8 +47,8 @@ void RepeatedNcclPrefix::learn(std::string_view line, const LinePrefix& p, int s
     }
     if (m_entries.size() >= kMaxEntries)
         forget();
+    m_index.add(head, static_cast<int>(m_entries.size()));
     m_entries.push_back({ std::string(head), std::string(tail), stream });
-    m_index.add(head);
 }
 
 bool RepeatedNcclPrefix::match(std::string_view line, std::string_view& message, int& stream)

@@ -154,7 +154,7 @@ private Q_SLOTS:
         QTemporaryDir dir;
         QVERIFY(dir.isValid());
         testgen::GenOptions o;
-        o.ranks = 16;
+        o.ranks = 64; // 64 launcher prefixes and 8 agents' plain ones in one console
         o.layout = testgen::Layout::Combined;
         o.targetBytes = 2 << 20;
         const testgen::GenResult gen = testgen::generateIncident(o, dir.path());
