@@ -4,6 +4,8 @@
 #include "literal_prefilter.h"
 
 #include <algorithm>
+#include <future>
+#include <optional>
 #include <re2/re2.h>
 #include <re2/set.h>
 
@@ -72,6 +74,20 @@ SignatureMatcher::SignatureMatcher(const Catalog& catalog, MatcherOptions matche
     RE2::Options setOptions = d->options;
     setOptions.set_max_mem(matcherOptions.maxMemoryBytes);
     d->set = std::make_unique<RE2::Set>(setOptions, RE2::UNANCHORED);
+    // The prefilter is built from the same pattern list on a second core meanwhile (a third of the
+    // start-up); a pattern RE2 refuses below makes it be built again without that pattern.
+    std::vector<std::string> allPatterns;
+    for (const Signature& sig : catalog.signatures) {
+        for (const QString& pattern : sig.patterns)
+            allPatterns.push_back(pattern.toStdString());
+    }
+    std::future<std::optional<LiteralPrefilter>> prefilter =
+        std::async(std::launch::async, [&allPatterns]() -> std::optional<LiteralPrefilter> {
+            LiteralPrefilter built;
+            if (allPatterns.empty() || !built.build(allPatterns))
+                return std::nullopt;
+            return built;
+        });
     QStringList skipped;
     for (std::size_t s = 0; s < catalog.signatures.size(); ++s) {
         const Signature& sig = catalog.signatures[s];
@@ -96,6 +112,7 @@ SignatureMatcher::SignatureMatcher(const Catalog& catalog, MatcherOptions matche
             d->patternLocal.push_back(p);
         }
     }
+    std::optional<LiteralPrefilter> ready = prefilter.get();
     if (!skipped.isEmpty())
         d->error = QStringLiteral("skipped invalid patterns: ") + skipped.join(QStringLiteral("; "));
     if (d->regexps.empty()) {
@@ -111,7 +128,9 @@ SignatureMatcher::SignatureMatcher(const Catalog& catalog, MatcherOptions matche
             + QStringLiteral(" patterns); simplify or split the patterns");
         return;
     }
-    if (!d->literals.build(d->patterns)) {
+    if (ready && d->patterns.size() == allPatterns.size()) {
+        d->literals = std::move(*ready);
+    } else if (!d->literals.build(d->patterns)) {
         d->error = QStringLiteral("internal: the literal prefilter refused a pattern");
         return;
     }
