@@ -6,6 +6,7 @@
 #include <QRegularExpression>
 #include <QScrollBar>
 #include <QSignalSpy>
+#include <QTemporaryDir>
 #include <QTest>
 
 using namespace rankscope;
@@ -62,6 +63,7 @@ private Q_SLOTS:
     void severityFilterHidesInfo();
     void copiesSelectedLines();
     void missingFileShowsError();
+    void horizontalBarKeptAcrossFiles();
 
 private:
     std::unique_ptr<LogView> m_view;
@@ -208,6 +210,48 @@ void LogViewTest::missingFileShowsError()
     QImage image(m_view->size(), QImage::Format_ARGB32_Premultiplied);
     m_view->render(&image); // paints the message instead of lines
     QCOMPARE(m_view->findNext(), qint64(-1));
+}
+
+// Switching between files of long lines leaves the horizontal scroll bar where it is: hiding it until the
+// new file's first paint measured its lines would resize the viewport (and lay the window out) twice per
+// switch. A file whose lines all fit gets no bar once painted.
+void LogViewTest::horizontalBarKeptAcrossFiles()
+{
+    QScrollBar* bar = m_view->horizontalScrollBar();
+    auto settle = [&] {
+        m_view->viewport()->repaint();
+        QCoreApplication::processEvents(); // the scroll bar is shown or hidden by a queued call
+    };
+    settle();
+    QVERIFY(bar->maximum() > 0);
+    QVERIFY(bar->isVisible());
+
+    Incident other;
+    FileInfo nccl;
+    nccl.path = QStringLiteral(RANKSCOPE_TEST_DATA "/sample-job/nccl.gpu-a01.41872.log");
+    other.files.push_back(nccl);
+    const QSize viewport = m_view->viewport()->size();
+    QVERIFY(m_view->showFile(other, 0, 0));
+    QVERIFY(bar->maximum() > 0); // still the old file's range until the new one is painted
+    settle();
+    QVERIFY(bar->maximum() > 0);
+    QVERIFY(bar->isVisible());
+    QCOMPARE(m_view->viewport()->size(), viewport);
+
+    QTemporaryDir dir;
+    QFile shortLines(dir.filePath(QStringLiteral("short.log")));
+    QVERIFY(shortLines.open(QIODevice::WriteOnly));
+    for (int i = 1; i <= 40; ++i)
+        shortLines.write(QByteArray("line ") + QByteArray::number(i) + "\n");
+    shortLines.close();
+    Incident small;
+    FileInfo f;
+    f.path = shortLines.fileName();
+    small.files.push_back(f);
+    QVERIFY(m_view->showFile(small, 0, 0));
+    settle();
+    QCOMPARE(bar->maximum(), 0);
+    QVERIFY(!bar->isVisible());
 }
 
 QTEST_MAIN(LogViewTest)

@@ -2,6 +2,7 @@
 #include "diagnosis_pane.h"
 #include "log_view.h"
 #include "main_window.h"
+#include "rank_list_delegate.h"
 #include "timeline_view.h"
 #include "topology_view.h"
 #include "wrapped_label.h"
@@ -170,6 +171,33 @@ private Q_SLOTS:
         const Incident& inc = w.currentAttempt()->incident;
         QCOMPARE(inc.files.front().path, QStringLiteral("<pasted text>"));
         QCOMPARE(inc.events.front().rank, 3);
+    }
+
+    // The rank list cuts a long message from a head about twice the cell's width: the same text as
+    // eliding the whole message.
+    void rankCellsElideLikeTheWholeText_data()
+    {
+        QTest::addColumn<QString>("text");
+        QTest::addColumn<int>("width");
+        const QString message = QStringLiteral(
+            "[Rank 7] NCCL WARN NET/IB : Got completion from peer 10.0.0.12<45123> with error 12, opcode 0, "
+            "len 0, vendor err 129 (Recv) localGid ::ffff:10.0.0.11 remoteGid ::ffff:10.0.0.12 after a "
+            "transport retry count exceeded on mlx5_0:1, hca mlx5_0, qp 0x1a2b, cq 0x3c4d");
+        QTest::newRow("narrow") << message << 30;
+        QTest::newRow("a few words") << message << 160;
+        QTest::newRow("most of it") << message << 900;
+        QTest::newRow("all of it") << message << 4000;
+        QTest::newRow("wide glyphs") << QString(120, QChar(0x6F22)) << 200;
+        QTest::newRow("narrow glyphs") << QString(200, u'i') << 300;
+        QTest::newRow("short") << QStringLiteral("timeout") << 20;
+    }
+    void rankCellsElideLikeTheWholeText()
+    {
+        QFETCH(QString, text);
+        QFETCH(int, width);
+        const QFontMetrics fm(QApplication::font());
+        QCOMPARE(RankListDelegate::elided(fm, text, Qt::ElideRight, width),
+            fm.elidedText(text, Qt::ElideRight, width));
     }
 
     void exportWritesBothFiles()

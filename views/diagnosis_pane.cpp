@@ -13,6 +13,7 @@
 #include <QHash>
 #include <QLabel>
 #include <QPlainTextEdit>
+#include <QScrollBar>
 #include <QSettings>
 #include <QTextBlock>
 #include <QTimer>
@@ -90,23 +91,54 @@ void DiagnosisPane::beginContent()
 void DiagnosisPane::endContent()
 {
     m_layout->addStretch(1);
-    // Shown a frame later: laying out and showing a pane full of text is a frame's work of its own,
-    // apart from the caller's (the window swapping in a whole new incident) and from the repaint of the
-    // rest of the window that follows it. Posted events (that repaint among them) are all delivered in
-    // one go, so a posted call or a zero timer would still share its turn.
+    // Shown two frames later, in two steps: laying out a pane full of text, then showing and painting it,
+    // are a frame's work each, apart from the caller's (the window swapping in a whole new incident) and
+    // from the repaint of the rest of the window that follows it. Posted events (that repaint among them)
+    // are all delivered in one go, so a posted call or a zero timer would still share its turn.
     delete m_pending; // a newer diagnosis came before the older one was shown
     m_pending = m_content;
+    m_pendingSized = false;
+    QTimer::singleShot(kFrameMs, this, &DiagnosisPane::sizePending);
+}
+
+void DiagnosisPane::sizePending()
+{
+    if (!m_pending)
+        return;
+    // Laying the new content out for the pane's width is a turn of its own; showing and painting it is
+    // the next one.
+    measurePending();
     QTimer::singleShot(kFrameMs, this, &DiagnosisPane::showPending);
+}
+
+void DiagnosisPane::measurePending()
+{
+    m_pending->ensurePolished();
+    // Laid out once: at the width it has beside a vertical scroll bar (a diagnosis is mostly taller than
+    // the pane), or at the whole width when it fits without one.
+    const QSize full = maximumViewportSize(); // the viewport without scroll bars
+    const int minWidth = m_pending->minimumSizeHint().width();
+    int width = std::max(full.width() - verticalScrollBar()->sizeHint().width(), minWidth);
+    int height = m_pending->heightForWidth(width);
+    m_pendingScrolls = height > full.height();
+    if (!m_pendingScrolls) {
+        width = std::max(full.width(), minWidth);
+        height = m_pending->heightForWidth(width);
+    }
+    m_pending->resize(width, std::max(height, full.height()));
+    m_pendingSized = true;
 }
 
 void DiagnosisPane::showPending()
 {
     if (!m_pending)
         return;
+    if (!m_pendingSized)
+        measurePending();
     // The old content (hundreds of text documents) is freed on a later turn of the event loop.
     if (QWidget* old = takeWidget())
         old->deleteLater();
-    setWidget(m_pending);
+    placePending();
     m_pending = nullptr;
     // The last lines of the evidence matter most. Going there lays its whole text out: a turn of its
     // own, after the pane has its geometry.
@@ -119,6 +151,17 @@ void DiagnosisPane::showPending()
             },
             Qt::QueuedConnection);
     }
+}
+
+void DiagnosisPane::placePending()
+{
+    // Sized beforehand at the width it gets (sizePending). Left to itself QScrollArea sizes new content to
+    // its preferred size, then to the viewport's width, then once more when the vertical scroll bar
+    // appears: each of those lays every label of the pane out again. So the scroll bar is there (or not)
+    // before the content comes.
+    setVerticalScrollBarPolicy(m_pendingScrolls ? Qt::ScrollBarAlwaysOn : Qt::ScrollBarAlwaysOff);
+    setWidget(m_pending);
+    setVerticalScrollBarPolicy(Qt::ScrollBarAsNeeded);
 }
 
 DiagnosisPane::~DiagnosisPane()

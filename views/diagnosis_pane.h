@@ -41,11 +41,16 @@ private:
     QLabel* richLabel(const QString& html);
     void beginContent();
     void endContent();
+    void sizePending();
+    void measurePending();
     void showPending();
+    void placePending();
     void onLink(const QString& link);
 
     QWidget* m_content = nullptr; // the newest content, shown or pending
-    QWidget* m_pending = nullptr; // built, not parented yet: shown on the next turn of the event loop
+    QWidget* m_pending = nullptr; // built, not parented yet: sized, then shown on later turns
+    bool m_pendingSized = false; // m_pending has its size for the pane's width
+    bool m_pendingScrolls = false; // and it needs the vertical scroll bar
     QVBoxLayout* m_layout = nullptr;
     QLabel* m_headline = nullptr;
     QPointer<QPlainTextEdit> m_evidence;

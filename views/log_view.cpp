@@ -61,7 +61,10 @@ void LogView::cancelJobs()
 void LogView::resetFile()
 {
     m_current = m_anchor = m_selFirst = m_selLast = 0;
-    m_maxWidth = 0;
+    // The widest line is measured again by the next paint. Until then the horizontal scroll bar keeps
+    // its range: hiding it here and showing it again after the paint (log lines are mostly long) would
+    // lay the whole window out twice and paint this view twice on every switch of file.
+    m_widthStale = true;
     m_shown.reset();
     m_filterActive = false;
     updateScrollBars();

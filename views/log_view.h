@@ -115,7 +115,8 @@ private:
     QRegularExpression m_search;
     qint64 m_current = 0;
     qint64 m_anchor = 0, m_selFirst = 0, m_selLast = 0;
-    int m_maxWidth = 0;
+    int m_maxWidth = 0; // the widest line painted since the file was shown, in pixels
+    bool m_widthStale = false; // another file is shown: the next paint measures m_maxWidth afresh
     QString m_error;
 };
 

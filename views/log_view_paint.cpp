@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <climits>
 #include <cmath>
+#include <utility>
 
 namespace rankscope {
 
@@ -83,6 +84,10 @@ void LogView::paintEvent(QPaintEvent*)
     const QPalette pal = palette();
     painter.fillRect(viewport()->rect(), pal.color(QPalette::Base));
     if (!m_lines) {
+        if (std::exchange(m_widthStale, false) && m_maxWidth != 0) {
+            m_maxWidth = 0;
+            updateScrollBars();
+        }
         painter.setPen(pal.color(QPalette::PlaceholderText));
         painter.drawText(viewport()->rect().adjusted(8, 8, -8, -8),
             Qt::AlignLeft | Qt::AlignTop | Qt::TextWordWrap,
@@ -92,12 +97,14 @@ void LogView::paintEvent(QPaintEvent*)
     const int h = lineHeight();
     const qint64 first = verticalScrollBar()->value();
     const int maxBefore = m_maxWidth;
+    if (std::exchange(m_widthStale, false))
+        m_maxWidth = 0; // measured on this file's lines only
     for (qint64 row = first, y = 0; row < rowCount() && y < viewport()->height(); ++row, y += h)
         paintLine(painter, lineOfRow(row), static_cast<int>(y));
     painter.setPen(pal.color(QPalette::Mid));
     painter.drawLine(gutterWidth() - 4, 0, gutterWidth() - 4, viewport()->height());
     if (m_maxWidth != maxBefore)
-        updateScrollBars(); // a longer line came into view
+        updateScrollBars(); // a longer line came into view, or the file changed
 }
 
 void LogView::paintLine(QPainter& painter, qint64 line, int y)

@@ -2,6 +2,7 @@
 
 #include <QApplication>
 #include <QPainter>
+#include <algorithm>
 
 namespace rankscope {
 
@@ -32,8 +33,21 @@ void RankListDelegate::paint(
     // A text that cannot be wider than the cell is drawn as is; only a longer one is measured and cut.
     const bool fits = static_cast<qint64>(text.size()) * fm.maxWidth() <= rect.width();
     painter->drawText(rect, static_cast<int>(opt.displayAlignment) | Qt::TextSingleLine,
-        fits ? text : fm.elidedText(text, opt.textElideMode, rect.width()));
+        fits ? text : elided(fm, text, opt.textElideMode, rect.width()));
     painter->restore();
+}
+
+QString RankListDelegate::elided(
+    const QFontMetrics& fm, const QString& text, Qt::TextElideMode mode, int width)
+{
+    // Eliding shapes the whole text, and a message is up to 200 characters of which a cell shows a few
+    // dozen. Cut at the right, a head about twice as wide as the cell elides to the same string; when the
+    // head turns out to fit after all, the whole text is elided as before.
+    const qsizetype head = 2 * static_cast<qsizetype>(width / std::max(1, fm.averageCharWidth())) + 8;
+    if (mode != Qt::ElideRight || text.size() <= head)
+        return fm.elidedText(text, mode, width);
+    const QString cut = fm.elidedText(text.left(head), mode, width);
+    return cut.size() < head ? cut : fm.elidedText(text, mode, width);
 }
 
 } // namespace rankscope

@@ -3,6 +3,7 @@
 // click spent most of a frame there. Background, selection and focus are still the style's.
 #pragma once
 
+#include <QFontMetrics>
 #include <QStyledItemDelegate>
 
 namespace rankscope {
@@ -13,6 +14,9 @@ public:
     using QStyledItemDelegate::QStyledItemDelegate;
     void paint(
         QPainter* painter, const QStyleOptionViewItem& option, const QModelIndex& index) const override;
+
+    // fm.elidedText(text, mode, width), without shaping more of a long text than the cell can show.
+    static QString elided(const QFontMetrics& fm, const QString& text, Qt::TextElideMode mode, int width);
 };
 
 } // namespace rankscope

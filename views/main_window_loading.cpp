@@ -1,0 +1,222 @@
+// MainWindow: an analysis and the view of an attempt are built off the UI thread; a finished one is
+// swapped in, a stale or cancelled one dropped.
+#include "diagnosis_pane.h"
+#include "log_view.h"
+#include "main_window.h"
+#include "timeline_view.h"
+#include "topology_view.h"
+
+#include <QApplication>
+#include <QCheckBox>
+#include <QComboBox>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPointer>
+#include <QProgressBar>
+#include <QStatusBar>
+#include <QToolButton>
+#include <QTreeWidget>
+#include <QtConcurrent/QtConcurrentRun>
+
+namespace rankscope {
+
+void MainWindow::openPaths(const QStringList& paths, const QStringList& topology)
+{
+    AnalysisRequest r;
+    r.logPaths = paths;
+    r.topologyPaths = topology;
+    addRecent(paths);
+    start(r);
+}
+
+void MainWindow::openPastedText(const QString& text)
+{
+    AnalysisRequest r;
+    r.pastedText = text;
+    start(r);
+}
+
+void MainWindow::addTopology(const QStringList& paths)
+{
+    AnalysisRequest r = m_request;
+    r.topologyPaths << paths;
+    start(r);
+}
+
+void MainWindow::start(const AnalysisRequest& request)
+{
+    if (m_cancel)
+        m_cancel->cancel(); // the older run stops; its result is never shown
+    m_request = request;
+    auto token = std::make_shared<CancelToken>();
+    m_cancel = token;
+    const quint64 generation = ++m_generation;
+    m_progress->setRange(0, 1000);
+    m_progress->setValue(0);
+    m_progress->setVisible(true);
+    m_stop->setVisible(true);
+    m_banner->setText(tr("Loading…"));
+    QPointer<MainWindow> self(this);
+    auto progress = [self, generation](qint64 done, qint64 total) {
+        QMetaObject::invokeMethod(
+            qApp,
+            [self, generation, done, total] {
+                if (self && self->m_generation == generation && total > 0)
+                    self->m_progress->setValue(static_cast<int>(1000 * done / total));
+            },
+            Qt::QueuedConnection);
+    };
+    const bool warnOnly = logView()->warnOnly();
+    const bool timelineWarn = timelineWarnOnly();
+    const QString timelineText = m_rankText->text();
+    m_watcher.setFuture(QtConcurrent::run([request, token, progress, warnOnly, timelineWarn, timelineText] {
+        Loaded loaded;
+        loaded.analysis = std::make_shared<Analysis>(analyze(request, token.get(), progress));
+        if (!loaded.analysis->cancelled && !token->isCancelled() && loaded.analysis->currentAttempt()) {
+            auto view = std::make_shared<IncidentViewModel>(
+                buildIncidentViewModel(*loaded.analysis, loaded.analysis->current, warnOnly, token.get()));
+            view->timeline.setWarnOnly(timelineWarn);
+            view->timeline.setTextFilter(timelineText);
+            loaded.view = std::move(view);
+        }
+        return loaded;
+    }));
+}
+
+void MainWindow::releaseInBackground(std::shared_ptr<Analysis> analysis)
+{
+    // Freeing a big incident (millions of strings) takes longer than a frame: let a worker do it.
+    if (analysis && analysis.use_count() == 1)
+        (void)QtConcurrent::run([a = std::move(analysis)]() mutable { a.reset(); });
+}
+
+void MainWindow::onFinished()
+{
+    Loaded loaded = m_watcher.future().takeResult();
+    m_progress->setVisible(false);
+    m_stop->setVisible(false);
+    std::shared_ptr<Analysis> result = std::move(loaded.analysis);
+    if (!result || result->cancelled || m_cancel->isCancelled()) {
+        // What was shown stays shown, untouched; the partial result goes away off the UI thread.
+        loaded.view.reset();
+        releaseInBackground(std::move(result));
+        const AttemptAnalysis* shown = currentAttempt();
+        m_banner->setText(shown ? shown->diagnosis.headline : tr("Loading stopped."));
+        statusBar()->showMessage(tr("Loading stopped."), 8000);
+        return;
+    }
+    // A new analysis replaces everything: cancel what still works on the old one.
+    for (auto* token : { &m_viewCancel, &m_logCancel }) {
+        if (*token)
+            (*token)->cancel();
+        token->reset();
+    }
+    ++m_viewGeneration;
+    ++m_logGeneration;
+    std::shared_ptr<Analysis> old = std::move(m_analysis);
+    m_analysis = std::move(result);
+    m_signatureTitles.clear();
+    m_attempts->clear();
+    for (const AttemptAnalysis& a : m_analysis->attempts)
+        m_attempts->addItem(a.incident.label);
+    m_attempts->parentWidget()->setVisible(m_analysis->attempts.size() > 1);
+    if (m_analysis->attempts.empty() || !loaded.view) {
+        m_attempt = -1;
+        m_timeline->setIncident(nullptr, {});
+        m_banner->setText(tr("Nothing could be read: %1").arg(m_analysis->error));
+        m_banner->setStyleSheet(QString());
+        m_diagnosis->clear();
+        m_ranks->clear();
+        m_topology->setTopology(nullptr, nullptr, -1);
+        updateStatus(nullptr);
+        releaseInBackground(std::move(old));
+        Q_EMIT analysisFinished();
+        return;
+    }
+    m_attempts->setCurrentIndex(m_analysis->current);
+    applyView(*loaded.view);
+    loaded.view.reset();
+    releaseInBackground(std::move(old)); // no view points into it any more
+    Q_EMIT analysisFinished();
+    Q_EMIT attemptShown(m_attempt);
+}
+
+void MainWindow::showAttempt(int index)
+{
+    if (!m_analysis || index < 0 || index >= static_cast<int>(m_analysis->attempts.size()))
+        return;
+    // Build the attempt's view off the UI thread; a newer switch makes this one stale.
+    if (m_viewCancel)
+        m_viewCancel->cancel();
+    auto token = std::make_shared<CancelToken>();
+    m_viewCancel = token;
+    const quint64 generation = ++m_viewGeneration;
+    std::shared_ptr<Analysis> analysis = m_analysis;
+    const bool warnOnly = logView()->warnOnly();
+    const bool timelineWarn = timelineWarnOnly();
+    const QString timelineText = m_rankText->text();
+    statusBar()->showMessage(tr("Showing %1…").arg(m_attempts->itemText(index)));
+    QtConcurrent::run([analysis, index, warnOnly, timelineWarn, timelineText, token] {
+        auto view = std::make_shared<IncidentViewModel>(
+            buildIncidentViewModel(*analysis, index, warnOnly, token.get()));
+        view->timeline.setWarnOnly(timelineWarn);
+        view->timeline.setTextFilter(timelineText);
+        return view;
+    }).then(this, [this, generation, analysis](std::shared_ptr<IncidentViewModel> view) {
+        if (generation != m_viewGeneration || analysis != m_analysis)
+            return; // a newer switch or another analysis since
+        m_viewCancel.reset();
+        statusBar()->clearMessage();
+        if (view->cancelled)
+            return;
+        applyView(*view);
+        Q_EMIT attemptShown(m_attempt);
+    });
+}
+
+void MainWindow::applyView(IncidentViewModel& view)
+{
+    m_attempt = view.attempt;
+    const AttemptAnalysis* a = currentAttempt();
+    if (!a)
+        return;
+    {
+        const QSignalBlocker block(m_attempts);
+        m_attempts->setCurrentIndex(m_attempt);
+    }
+    const Diagnosis& d = a->diagnosis;
+    m_signatureTitles = view.signatureTitles;
+    m_timeline->setModel(std::move(view.timeline));
+    if (view.hasRange)
+        m_timeline->setVisibleRange(view.rangeStart, view.rangeEnd);
+    m_diagnosis->setDiagnosis(&a->incident, &d, &m_analysis->catalog.catalog);
+    const int initRank =
+        d.initiatingEvent >= 0 ? a->incident.events[static_cast<size_t>(d.initiatingEvent)].rank : -1;
+    m_topology->setTopology(&m_analysis->topology, &a->placement, initRank);
+    m_banner->setText(d.headline);
+    const QString bg = d.failureFound ? QStringLiteral("#fdecef") : QStringLiteral("#e8f5e9");
+    const QString fg = d.failureFound ? QStringLiteral("#8a0f2e") : QStringLiteral("#1b5e20");
+    m_banner->setStyleSheet(
+        QStringLiteral("QLabel { background: %1; color: %2; border-bottom: 1px solid %2; }").arg(bg, fg));
+    fillRanks(view.ranks);
+    {
+        const QSignalBlocker block(m_hostFilter);
+        m_hostFilter->clear();
+        m_hostFilter->addItem(tr("all hosts"));
+        m_hostFilter->addItems(view.hosts);
+    }
+    // The log of the initiating event was opened by the job; a pending switch of file is stale now.
+    if (m_logCancel)
+        m_logCancel->cancel();
+    m_logCancel.reset();
+    ++m_logGeneration;
+    m_logFile = -1;
+    if (view.log.file >= 0) {
+        showLog(std::move(view.log));
+        if (m_timeline->selectedEvent() != d.initiatingEvent)
+            m_timeline->selectEvent(d.initiatingEvent);
+    }
+    updateStatus(&view);
+}
+
+} // namespace rankscope
