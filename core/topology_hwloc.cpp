@@ -6,14 +6,32 @@
 #include <QMutex>
 #include <algorithm>
 #include <cstdio>
+#include <cstring>
 #include <hwloc.h>
 #include <hwloc/export.h>
 #include <memory>
+#include <type_traits>
 #include <unistd.h>
 
 namespace rankscope {
 
 namespace {
+
+// hwloc stores the number its XML gives for these enum fields unchecked: bridge_type="2-1" makes an
+// upstream type of 2, which no enumerator has. They are read as numbers, never as the enum, so a hostile
+// capture cannot make loading them undefined (found by fuzz_topology_hwloc under UBSan).
+template <typename Enum> unsigned numberIn(const Enum& field)
+{
+    std::underlying_type_t<Enum> raw;
+    static_assert(sizeof raw == sizeof field);
+    std::memcpy(&raw, &field, sizeof raw);
+    return static_cast<unsigned>(raw);
+}
+
+template <typename Enum> bool holds(const Enum& field, Enum value)
+{
+    return numberIn(field) == static_cast<unsigned>(value);
+}
 
 struct TopologyDeleter
 {
@@ -112,7 +130,7 @@ struct Walker
             rsmi = std::max(rsmi, trailingIndex(c->name, "rsmi"));
             if (const char* m = hwloc_obj_get_info_by_name(c, "GPUModel"))
                 gpuModel = QString::fromUtf8(m);
-            if (c->attr->osdev.type == HWLOC_OBJ_OSDEV_OPENFABRICS) {
+            if (holds(c->attr->osdev.type, HWLOC_OBJ_OSDEV_OPENFABRICS)) {
                 nicName = QString::fromLatin1(c->name);
                 if (const char* st = hwloc_obj_get_info_by_name(c, "Port1State")) {
                     port = 1;
@@ -120,7 +138,7 @@ struct Walker
                         t.notes << QStringLiteral("%1: %2 port 1 state %3 (not ACTIVE)")
                                        .arg(source, nicName, QString::fromLatin1(st));
                 }
-            } else if (c->attr->osdev.type == HWLOC_OBJ_OSDEV_NETWORK && netName.isEmpty()) {
+            } else if (holds(c->attr->osdev.type, HWLOC_OBJ_OSDEV_NETWORK) && netName.isEmpty()) {
                 netName = QString::fromLatin1(c->name);
             }
         }
@@ -160,7 +178,7 @@ struct Walker
     {
         int here = parent;
         if (o->type == HWLOC_OBJ_BRIDGE) {
-            if (o->attr->bridge.upstream_type == HWLOC_OBJ_BRIDGE_HOST)
+            if (holds(o->attr->bridge.upstream_type, HWLOC_OBJ_BRIDGE_HOST))
                 here = addNode(TopoNodeKind::HostBridge, parent, {}, QStringLiteral("host bridge"), numa);
             else if (o->attr->bridge.depth >= 2 && o->attr->bridge.depth % 2 == 0)
                 here = addNode(TopoNodeKind::Switch, parent, busIdOf(o), busIdOf(o), numa);

@@ -59,6 +59,7 @@ private Q_SLOTS:
     void hwlocCrashInputs_data();
     void hwlocCrashInputs();
     void hwlocPrecheckKeepsValidCapture();
+    void hwlocEnumValuesOutOfRange();
     void sysPairCount();
     void affinityColumns();
     void hostOverride();
@@ -243,6 +244,21 @@ void TestTopologyParsers::hwlocPrecheckKeepsValidCapture()
     QCOMPARE(p.topo.host, QStringLiteral("gpu-z01"));
     QCOMPARE(p.topo.numaNodes.size(), size_t(1));
     QCOMPARE(p.topo.numaNodes[0].cpus, QStringLiteral("0-1"));
+}
+
+// hwloc keeps bridge_type="2-1" and osdev_type="250" as they are, in enum fields no enumerator matches.
+// The capture still loads (under UBSan, reading those fields as the enum aborted: fuzz_topology_hwloc).
+// The bridge with upstream type 2 is not a host bridge, so the GPUs and NICs are all still found.
+void TestTopologyParsers::hwlocEnumValuesOutOfRange()
+{
+    const TopologyParse valid = loadTopologyFile(dataPath(QStringLiteral("hwloc-topo.gpu-a02.xml")));
+    const TopologyParse p =
+        loadTopologyFile(dataPath(QStringLiteral("hostile/hwloc-enum-values-out-of-range.xml")));
+    QVERIFY2(p.error.isEmpty(), qPrintable(p.error));
+    QCOMPARE(p.topo.host, QStringLiteral("gpu-a02"));
+    QCOMPARE(p.topo.gpus.size(), valid.topo.gpus.size());
+    QCOMPARE(p.topo.nics.size(), valid.topo.nics.size());
+    QCOMPARE(p.topo.gpus.size(), size_t(4));
 }
 
 // SOURCES.md: GPU0-3 <-> NIC4-7 and GPU4-7 <-> NIC0-3 are SYS, 32 pairs.
