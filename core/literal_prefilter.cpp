@@ -207,12 +207,39 @@ bool LiteralPrefilter::mayMatch(std::string_view line) const
     for (; at + 3 * stride <= last; at += 4 * stride) {
         const quint64 any = hit(gramHash(text + at)) | hit(gramHash(text + at + stride))
             | hit(gramHash(text + at + 2 * stride)) | hit(gramHash(text + at + 3 * stride));
-        if (any)
+        // A hit is often a common gram that only shares a hash bit with an atom gram ("]:gp" of
+        // "[default3]:gpu-a01"): the scan goes on unless one of the four positions holds an atom.
+        if (any && atomAtAny(line, at, 4))
             return confirm(line, at);
     }
     for (; at <= last; at += stride) {
-        if (hit(gramHash(text + at)))
+        if (hit(gramHash(text + at)) && atomAtAny(line, at, 1))
             return confirm(line, at);
+    }
+    return false;
+}
+
+// Whether an atom sits behind one of the `count` sampled positions from `at`.
+bool LiteralPrefilter::atomAtAny(std::string_view line, std::size_t at, std::size_t count) const
+{
+    const char* text = line.data();
+    const std::size_t n = line.size();
+    for (std::size_t k = 0; k < count; ++k, at += m_stride) {
+        const quint32 h = gramHash(text + at);
+        if (!((m_gramBits[h >> 6] >> (h & 63)) & 1))
+            continue;
+        for (quint32 b = m_bucketStart[h]; b < m_bucketStart[h + 1]; ++b) {
+            const Candidate& c = m_candidates[b];
+            const std::string& atom = m_atoms[static_cast<std::size_t>(c.atom)];
+            const auto offset = static_cast<std::size_t>(c.offset);
+            if (offset > at || atom.size() > n - (at - offset))
+                continue;
+            const char* start = text + at - offset;
+            if (n - (at - offset) >= 8 && (foldCase(loadWord<quint64>(start)) & c.headMask) != c.head)
+                continue;
+            if (equalsLowered(start, atom))
+                return true;
+        }
     }
     return false;
 }

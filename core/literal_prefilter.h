@@ -42,6 +42,7 @@ private:
     };
     void index();
     bool confirm(std::string_view line, std::size_t from) const;
+    bool atomAtAny(std::string_view line, std::size_t at, std::size_t count) const;
 
     std::unique_ptr<re2::FilteredRE2> m_filter;
     std::vector<std::string> m_atoms; // lower case
