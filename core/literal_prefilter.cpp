@@ -219,25 +219,30 @@ bool LiteralPrefilter::mayMatch(std::string_view line) const
     return false;
 }
 
+// Whether the atom of candidate `c` occurs in `line` with its chosen gram at `at`.
+bool LiteralPrefilter::atomBehind(std::string_view line, std::size_t at, const Candidate& c) const
+{
+    const std::string& atom = m_atoms[static_cast<std::size_t>(c.atom)];
+    const auto offset = static_cast<std::size_t>(c.offset);
+    const std::size_t n = line.size();
+    if (offset > at || atom.size() > n - (at - offset))
+        return false;
+    const char* start = line.data() + at - offset;
+    // Most hits are common grams ("nccl", "rank"): one word compare rejects them.
+    if (n - (at - offset) >= 8 && (foldCase(loadWord<quint64>(start)) & c.headMask) != c.head)
+        return false;
+    return equalsLowered(start, atom);
+}
+
 // Whether an atom sits behind one of the `count` sampled positions from `at`.
 bool LiteralPrefilter::atomAtAny(std::string_view line, std::size_t at, std::size_t count) const
 {
-    const char* text = line.data();
-    const std::size_t n = line.size();
     for (std::size_t k = 0; k < count; ++k, at += m_stride) {
-        const quint32 h = gramHash(text + at);
+        const quint32 h = gramHash(line.data() + at);
         if (!((m_gramBits[h >> 6] >> (h & 63)) & 1))
             continue;
         for (quint32 b = m_bucketStart[h]; b < m_bucketStart[h + 1]; ++b) {
-            const Candidate& c = m_candidates[b];
-            const std::string& atom = m_atoms[static_cast<std::size_t>(c.atom)];
-            const auto offset = static_cast<std::size_t>(c.offset);
-            if (offset > at || atom.size() > n - (at - offset))
-                continue;
-            const char* start = text + at - offset;
-            if (n - (at - offset) >= 8 && (foldCase(loadWord<quint64>(start)) & c.headMask) != c.head)
-                continue;
-            if (equalsLowered(start, atom))
+            if (atomBehind(line, at, m_candidates[b]))
                 return true;
         }
     }
@@ -259,17 +264,8 @@ bool LiteralPrefilter::confirm(std::string_view line, std::size_t from) const
         if (!((bits[h >> 6] >> (h & 63)) & 1))
             continue;
         for (quint32 b = m_bucketStart[h]; b < m_bucketStart[h + 1]; ++b) {
-            const Candidate& c = m_candidates[b];
-            const std::string& atom = m_atoms[static_cast<std::size_t>(c.atom)];
-            const auto offset = static_cast<std::size_t>(c.offset);
-            if (offset > at || atom.size() > n - (at - offset))
-                continue;
-            const char* start = text + at - offset;
-            // Most hits are common grams ("nccl", "rank"): one word compare rejects them.
-            if (n - (at - offset) >= 8 && (foldCase(loadWord<quint64>(start)) & c.headMask) != c.head)
-                continue;
-            if (equalsLowered(start, atom))
-                found.push_back(c.atom);
+            if (atomBehind(line, at, m_candidates[b]))
+                found.push_back(m_candidates[b].atom);
         }
     }
     if (found.empty())

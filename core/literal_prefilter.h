@@ -43,6 +43,7 @@ private:
     void index();
     bool confirm(std::string_view line, std::size_t from) const;
     bool atomAtAny(std::string_view line, std::size_t at, std::size_t count) const;
+    bool atomBehind(std::string_view line, std::size_t at, const Candidate& c) const;
 
     std::unique_ptr<re2::FilteredRE2> m_filter;
     std::vector<std::string> m_atoms; // lower case
