@@ -103,10 +103,17 @@ public:
             && plainInfoLine(text, repeated, repeatStream))
             return;
 
+        if (!m_pasted && !m_restartPending && plainGlogLine(text))
+            return;
+
         LinePrefix p;
-        if (m_pasted || !m_glog.match(text, p)) {
+        int glogEntry = -1;
+        if (!m_pasted && m_glog.match(text, p)) {
+            glogEntry = m_glog.lastEntry();
+        } else {
             p = parseLinePrefix(text);
-            m_glog.learn(text, p);
+            if (!m_pasted)
+                m_glog.learn(text, p);
         }
         const LineClass c = classifyLine(p);
         if (restartBefore(p) && m_lineNo > 1) {
@@ -116,6 +123,8 @@ public:
         }
         const int stream = streamIndex(p);
         m_repeat.learn(text, p, stream);
+        if (glogEntry >= 0)
+            m_glog.setStream(glogEntry, m_segment, stream);
         StreamStats& st = m_out.streams[static_cast<size_t>(stream)];
         ++st.lines;
 
@@ -138,18 +147,8 @@ public:
 
         ++st.counts[static_cast<size_t>(c.severity)];
         readFacts(p, text);
-        if (!p.message.empty() && p.message[0] == 's' && startsWith(p.message, "step ")) {
-            const std::string_view rest = p.message.substr(5, 20);
-            // Kept as bytes (no allocation once the string has grown) and made a QString in finish().
-            if (m_stepDigits.size() <= static_cast<size_t>(stream))
-                m_stepDigits.resize(static_cast<size_t>(stream) + 1);
-            m_stepDigits[static_cast<size_t>(stream)].assign(
-                rest.substr(0, rest.find_first_not_of("0123456789")));
-        }
-        if (p.nccl == NcclLevel::None // torchrun's agent, never an NCCL line
-            && !p.message.empty() && std::memchr(p.message.data(), 'w', p.message.size()) // a rare letter
-            && (p.message.find("will restart worker group") != std::string_view::npos
-                || p.message.find("Restarting worker group") != std::string_view::npos)) {
+        noteStep(p.message, stream);
+        if (p.nccl == NcclLevel::None && saysRestart(p.message)) { // torchrun's agent, never an NCCL line
             // The agent may say both in a row: one restart, not two.
             if (m_lastRestartMessage < 0 || m_lineNo - m_lastRestartMessage > 50)
                 m_restartPending = true; // the lines after this one are the next attempt's
@@ -233,6 +232,61 @@ private:
         ++st.lines;
         ++st.counts[static_cast<size_t>(Severity::Info)];
         return true;
+    }
+
+    // A glog line that repeats a remembered header ("[default4]:[rank36]:I0314 02:10:43.212000 53386
+    // train.py:212] step 2790 | loss ..."): an INFO line of a known stream, whose message is no traceback,
+    // exception, fact, restart or signature, only adds to its stream's counts and last stamp. Returns false
+    // to send the line through the full parse.
+    bool plainGlogLine(std::string_view text)
+    {
+        RepeatedGlogPrefix::Repeat r;
+        if (!m_glog.matchRepeat(text, r) || r.stamp.severity != 'I'
+            || m_records.collecting(r.launcherRank, r.teeLocalRank))
+            return false;
+        const int stream = m_glog.stream(r.entry, m_segment);
+        if (stream < 0 || !m_out.streams[static_cast<size_t>(stream)].hasStamp)
+            return false;
+        const std::string_view m = r.message;
+        if (!m.empty() && m[0] == '#') // an nccl-tests header may carry an identity fact
+            return false;
+        const LineClass c = classifyMessage(r.stamp.severity, m);
+        if (c.severity != Severity::Info || c.shape != LineShape::Plain || saysRestart(m))
+            return false;
+        if (m_ctx.matcher && m_ctx.matcher->mayMatch(text))
+            return false;
+        StreamStats& st = m_out.streams[static_cast<size_t>(stream)];
+        ++st.lines;
+        ++st.counts[static_cast<size_t>(Severity::Info)];
+        st.lastStamp = r.stamp;
+        st.lastLine = m_lineNo;
+        m_records.stampSeen(r.stamp, m_lineNo);
+        noteStep(m, stream);
+        return true;
+    }
+
+    // "step 2790 | loss ...": the stream's last step, kept as bytes (no allocation once the string has
+    // grown) and made a QString in finish().
+    void noteStep(std::string_view message, int stream)
+    {
+        if (message.empty() || message[0] != 's' || !startsWith(message, "step "))
+            return;
+        const std::string_view rest = message.substr(5, 20);
+        size_t digits = 0;
+        while (digits < rest.size() && static_cast<unsigned>(rest[digits] - '0') <= 9u)
+            ++digits;
+        if (m_stepDigits.size() <= static_cast<size_t>(stream))
+            m_stepDigits.resize(static_cast<size_t>(stream) + 1);
+        m_stepDigits[static_cast<size_t>(stream)].assign(rest.data(), digits);
+    }
+
+    // torchrun's agent announcing the next attempt. 'w' is a rare letter: most messages are passed over
+    // by one memchr.
+    static bool saysRestart(std::string_view message)
+    {
+        return !message.empty() && std::memchr(message.data(), 'w', message.size())
+            && (message.find("will restart worker group") != std::string_view::npos
+                || message.find("Restarting worker group") != std::string_view::npos);
     }
 
     int streamIndex(const LinePrefix& p)

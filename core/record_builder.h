@@ -28,6 +28,12 @@ public:
     // A stamped line: it is the "next stamp" of every earlier event that had none.
     void stampSeen(const ParsedStamp& stamp, qint64 lineNo);
     void finish();
+    // True while a traceback, c10 message or torchrun summary is being collected on the channel of these
+    // launcher and tee ranks: a line of that channel without an NCCL prefix may belong to it.
+    bool collecting(int launcherRank, int teeLocalRank) const
+    {
+        return !m_open.empty() && m_open.count({ launcherRank, teeLocalRank }) != 0;
+    }
 
 private:
     enum class Kind : quint8

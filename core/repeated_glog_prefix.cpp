@@ -125,6 +125,22 @@ void RepeatedGlogPrefix::learn(std::string_view line, const LinePrefix& p)
 
 bool RepeatedGlogPrefix::match(std::string_view line, LinePrefix& out)
 {
+    Repeat r;
+    if (!matchRepeat(line, r))
+        return false;
+    const Entry& e = m_entries[static_cast<std::size_t>(r.entry)];
+    out = LinePrefix {};
+    out.launcherRank = e.launcherRank;
+    out.teeLocalRank = e.teeLocalRank;
+    out.globalRank = e.globalRank;
+    out.afterLauncher = line.substr(e.launcher.size());
+    out.message = r.message;
+    out.stamp = r.stamp;
+    return true;
+}
+
+bool RepeatedGlogPrefix::matchRepeat(std::string_view line, Repeat& out)
+{
     enum class Result
     {
         No,
@@ -152,11 +168,9 @@ bool RepeatedGlogPrefix::match(std::string_view line, LinePrefix& out)
         if (!message.empty() && isAlnum(message[0]) && mayStartNcclPrefix(message))
             return Result::LeaveToTheParser;
         m_lastHit = i;
-        out = LinePrefix {};
+        out.entry = i;
         out.launcherRank = e.launcherRank;
         out.teeLocalRank = e.teeLocalRank;
-        out.globalRank = e.globalRank;
-        out.afterLauncher = line.substr(at);
         out.message = message;
         ParsedStamp& s = out.stamp;
         s.kind = e.kind;

@@ -23,6 +23,31 @@ public:
     void learn(std::string_view line, const LinePrefix& p);
     // True when `line` repeats a remembered prefix; `out` is then what parseLinePrefix(line) returns.
     bool match(std::string_view line, LinePrefix& out);
+    // What match() reads from a line: which entry it repeats, its stamp and its message. The rest of the
+    // LinePrefix follows from the entry, and so does the scanner's stream within one attempt.
+    struct Repeat
+    {
+        int entry = -1;
+        int launcherRank = -1;
+        int teeLocalRank = -1;
+        ParsedStamp stamp;
+        std::string_view message;
+    };
+    bool matchRepeat(std::string_view line, Repeat& out);
+    // The entry match() used last.
+    int lastEntry() const { return m_lastHit; }
+    // The stream the scanner gave an entry's lines in attempt `segment`, or -1 when it has not said.
+    int stream(int entry, int segment) const
+    {
+        const Entry& e = m_entries[static_cast<std::size_t>(entry)];
+        return e.segment == segment ? e.stream : -1;
+    }
+    void setStream(int entry, int segment, int stream)
+    {
+        Entry& e = m_entries[static_cast<std::size_t>(entry)];
+        e.segment = segment;
+        e.stream = stream;
+    }
     void forget();
 
 private:
@@ -37,6 +62,8 @@ private:
         int globalRank = -1;
         int fractionDigits = 0; // 1..9
         StampKind kind = StampKind::None; // Glog or TorchLogs
+        int segment = -1; // the attempt `stream` belongs to
+        int stream = -1;
     };
     static constexpr std::size_t kMaxEntries = 4096; // then everything is forgotten and learned again
     std::vector<Entry> m_entries;

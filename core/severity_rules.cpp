@@ -77,8 +77,14 @@ LineClass classifyLine(const LinePrefix& p)
     case NcclLevel::None:
         break;
     }
-    if (p.stamp.severity != 0)
-        out.severity = fromLetter(p.stamp.severity);
+    return classifyMessage(p.stamp.severity, m);
+}
+
+LineClass classifyMessage(char letter, std::string_view m)
+{
+    LineClass out;
+    if (letter != 0)
+        out.severity = fromLetter(letter);
 
     const char first = m.empty() ? '\0' : m[0];
     if (first == 'T' && startsWith(m, "Traceback (most recent call last)")) {
@@ -97,7 +103,7 @@ LineClass classifyLine(const LinePrefix& p)
         out.severity = Severity::Error;
         return out;
     }
-    if (out.severity != Severity::Info || p.stamp.severity != 0)
+    if (out.severity != Severity::Info || letter != 0)
         return out; // a glog letter is the framework's own level: no need to look for level words
 
     // Words that logging frameworks print; only near the start, where levels live. One pass over the head

@@ -21,5 +21,8 @@ struct LineClass
 };
 
 LineClass classifyLine(const LinePrefix& prefix);
+// The part of classifyLine for a line without an NCCL prefix: `letter` is its stamp's glog severity letter
+// (0 when it has none) and `message` the text after every prefix.
+LineClass classifyMessage(char letter, std::string_view message);
 
 } // namespace rankscope
