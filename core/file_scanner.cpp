@@ -197,8 +197,9 @@ public:
     {
         m_records.finish();
         for (size_t i = 0; i < m_stepDigits.size() && i < m_out.streams.size(); ++i) {
-            if (!m_stepDigits[i].empty())
-                m_out.streams[i].lastStep = toQString(m_stepDigits[i]);
+            if (m_stepDigits[i].size > 0)
+                m_out.streams[i].lastStep =
+                    toQString(std::string_view(m_stepDigits[i].digits, m_stepDigits[i].size));
         }
     }
     void setPasted(bool pasted) { m_pasted = pasted; }
@@ -265,19 +266,20 @@ private:
         return true;
     }
 
-    // "step 2790 | loss ...": the stream's last step, kept as bytes (no allocation once the string has
-    // grown) and made a QString in finish().
+    // "step 2790 | loss ...": the stream's last step, kept as bytes and made a QString in finish().
     void noteStep(std::string_view message, int stream)
     {
-        if (message.empty() || message[0] != 's' || !startsWith(message, "step "))
+        if (message.size() < 5 || message[0] != 's' || message.substr(0, 5) != "step ")
             return;
-        const std::string_view rest = message.substr(5, 20);
+        const std::string_view rest = message.substr(5, sizeof(StepDigits::digits));
         size_t digits = 0;
         while (digits < rest.size() && static_cast<unsigned>(rest[digits] - '0') <= 9u)
             ++digits;
         if (m_stepDigits.size() <= static_cast<size_t>(stream))
             m_stepDigits.resize(static_cast<size_t>(stream) + 1);
-        m_stepDigits[static_cast<size_t>(stream)].assign(rest.data(), digits);
+        StepDigits& step = m_stepDigits[static_cast<size_t>(stream)];
+        std::memcpy(step.digits, rest.data(), digits);
+        step.size = static_cast<quint8>(digits);
     }
 
     // torchrun's agent announcing the next attempt. 'w' is a rare letter: most messages are passed over
@@ -412,7 +414,12 @@ private:
     RecordBuilder m_records;
     RepeatedNcclPrefix m_repeat;
     RepeatedGlogPrefix m_glog;
-    std::vector<std::string> m_stepDigits; // per stream: the number of its last "step N" line
+    struct StepDigits
+    {
+        char digits[20];
+        quint8 size = 0;
+    };
+    std::vector<StepDigits> m_stepDigits; // per stream: the number of its last "step N" line
     qint64 m_lineNo = 0;
     bool m_pasted = false;
     std::unordered_multimap<quint64, int> m_streamByHash;

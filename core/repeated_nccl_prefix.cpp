@@ -48,13 +48,26 @@ void RepeatedNcclPrefix::learn(std::string_view line, const LinePrefix& p, int s
     if (m_entries.size() >= kMaxEntries)
         forget();
     m_index.add(head, static_cast<int>(m_entries.size()));
-    m_entries.push_back({ std::string(head), std::string(tail), stream });
+    m_entries.push_back({ std::string(head), std::string(tail), std::string(), stream });
 }
 
 bool RepeatedNcclPrefix::match(std::string_view line, std::string_view& message, int& stream)
 {
+    // Most lines come from the thread of the line before: one compare of the head and one of the tid and
+    // tail that followed it last time.
+    if (m_lastHit >= 0) {
+        const Entry& e = m_entries[static_cast<std::size_t>(m_lastHit)];
+        const std::size_t end = e.head.size() + e.tidAndTail.size();
+        if (!e.tidAndTail.empty() && line.size() >= end
+            && sameBytes(line.data(), e.head.data(), e.head.size())
+            && sameBytes(line.data() + e.head.size(), e.tidAndTail.data(), e.tidAndTail.size())) {
+            message = line.substr(end);
+            stream = e.stream;
+            return true;
+        }
+    }
     const auto tryEntry = [&](int i) {
-        const Entry& e = m_entries[static_cast<std::size_t>(i)];
+        Entry& e = m_entries[static_cast<std::size_t>(i)];
         if (line.size() < e.head.size() + 1 + e.tail.size()
             || !sameBytes(line.data(), e.head.data(), e.head.size()))
             return false;
@@ -66,6 +79,7 @@ bool RepeatedNcclPrefix::match(std::string_view line, std::string_view& message,
             || !sameBytes(line.data() + tailAt, e.tail.data(), e.tail.size()))
             return false;
         m_lastHit = i;
+        e.tidAndTail.assign(line.data() + e.head.size(), tid + e.tail.size());
         message = line.substr(tailAt + e.tail.size());
         stream = e.stream;
         return true;

@@ -29,6 +29,7 @@ private:
     {
         std::string head; // launcher prefix + "host:pid:"
         std::string tail; // " [dev] NCCL INFO "
+        std::string tidAndTail; // the tid of the entry's last line and the tail: "1007033 [0] NCCL INFO "
         int stream = -1;
     };
     static constexpr std::size_t kMaxEntries = 4096; // then everything is forgotten and learned again
