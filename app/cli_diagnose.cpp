@@ -33,6 +33,7 @@ void keepUntilExit(std::unique_ptr<Analysis> analysis)
 int runDiagnoseCommand(const QStringList& args)
 {
     AnalysisRequest request;
+    request.lineIndex = false; // nothing here pages through a file; the evidence's file is indexed on open
     QString format = QStringLiteral("text");
     int attempt = -1;
     QString controlPath;
@@ -108,6 +109,7 @@ int runDiagnoseCommand(const QStringList& args)
     Divergence divergence;
     if (!controlPath.isEmpty()) {
         AnalysisRequest cr;
+        cr.lineIndex = false;
         cr.logPaths << controlPath;
         cr.signatureDirs = request.signatureDirs;
         const Analysis control = analyze(cr);

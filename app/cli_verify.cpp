@@ -20,6 +20,7 @@ void printErr(const QString& s)
 int runVerifyCommand(const QStringList& args)
 {
     AnalysisRequest before, after;
+    before.lineIndex = after.lineIndex = false; // both are only reported on, never paged through
     QString format = QStringLiteral("text");
     QStringList signatureDirs;
     for (int i = 0; i < args.size(); ++i) {

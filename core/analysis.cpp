@@ -46,6 +46,7 @@ Analysis analyze(const AnalysisRequest& request, const CancelToken* cancel, cons
     options.discovered = listing.get();
     options.catalog = &out.catalog.catalog;
     options.matcher = &matcher;
+    options.lineIndex = request.lineIndex;
     LoadResult loaded = loadIncidents(options, cancel, progress);
     // Captures given explicitly, plus those found among the log inputs.
     QStringList captures = request.topologyPaths;

@@ -21,6 +21,9 @@ struct AnalysisRequest
     QStringList topologyPaths; // captures; also picked out of logPaths by content when named like one
     QStringList signatureDirs; // user catalogs
     QString topologyHost; // host to give captures that do not name one
+    // False for a caller that never shows a file's lines (the CLI): the scan then keeps no per-line offsets,
+    // and a file is indexed when something opens it (FileLines), which the evidence of a diagnosis does.
+    bool lineIndex = true;
 };
 
 struct AttemptAnalysis

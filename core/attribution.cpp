@@ -419,7 +419,6 @@ void Joiner::resolveFiles()
                     e.device = info.cudaDev;
             }
         }
-        s.info.lines = static_cast<qint64>(s.info.lineOffsets.size());
     }
 }
 

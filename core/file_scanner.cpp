@@ -84,7 +84,8 @@ public:
     void line(std::string_view raw, qint64 offset, bool cut)
     {
         ++m_lineNo;
-        m_out.info.lineOffsets.push_back(offset);
+        if (m_keepOffsets)
+            m_out.info.lineOffsets.push_back(offset);
         if (!raw.empty() && raw.back() == '\r')
             raw.remove_suffix(1);
         std::string unwrapped;
@@ -119,6 +120,7 @@ public:
         if (restartBefore(p) && m_lineNo > 1) {
             ++m_segment;
             m_out.restartLines.push_back(m_lineNo);
+            m_out.restartOffsets.push_back(offset);
             m_repeat.forget(); // its streams are the previous attempt's
         }
         const int stream = streamIndex(p);
@@ -203,6 +205,8 @@ public:
         }
     }
     void setPasted(bool pasted) { m_pasted = pasted; }
+    void keepOffsets(bool keep) { m_keepOffsets = keep; }
+    qint64 lineCount() const { return m_lineNo; }
 
 private:
     // A line that repeats the NCCL INFO prefix of its stream: when its message cannot carry an identity
@@ -422,6 +426,7 @@ private:
     std::vector<StepDigits> m_stepDigits; // per stream: the number of its last "step N" line
     qint64 m_lineNo = 0;
     bool m_pasted = false;
+    bool m_keepOffsets = true;
     std::unordered_multimap<quint64, int> m_streamByHash;
     std::vector<std::string> m_streamHosts; // host bytes of each stream, for allocation-free compares
     int m_lastStream = -1;
@@ -540,14 +545,9 @@ std::vector<FileScan> splitRestarts(FileScan&& scan)
         part.hints.attempt = static_cast<int>(k);
         part.segment = static_cast<int>(k);
         part.yearSeen = scan.yearSeen;
-        const qint64 firstLine = k == 0 ? 1 : scan.restartLines[k - 1];
-        const qint64 endLine = k + 1 < n ? scan.restartLines[k] : scan.info.lines + 1;
-        auto offsetOf = [&](qint64 line) {
-            return line - 1 < static_cast<qint64>(scan.info.lineOffsets.size())
-                ? scan.info.lineOffsets[static_cast<size_t>(line - 1)]
-                : scan.info.bytes;
-        };
-        part.info.bytes = offsetOf(endLine) - offsetOf(firstLine);
+        const qint64 firstOffset = k == 0 ? 0 : scan.restartOffsets[k - 1];
+        const qint64 endOffset = k + 1 < n ? scan.restartOffsets[k] : scan.info.bytes;
+        part.info.bytes = endOffset - firstOffset;
     }
     parts.front().info.notes = scan.info.notes;
     for (size_t i = 0; i < scan.streams.size(); ++i) {
@@ -564,8 +564,10 @@ std::vector<FileScan> splitRestarts(FileScan&& scan)
     }
     for (IdentityFact& f : scan.facts)
         parts[segmentOf(f.line)].facts.push_back(std::move(f));
-    for (size_t k = 0; k < n; ++k)
+    for (size_t k = 0; k < n; ++k) {
         parts[k].restartLines = scan.restartLines;
+        parts[k].restartOffsets = scan.restartOffsets;
+    }
     return parts;
 }
 
@@ -608,6 +610,7 @@ FileScan scanFile(const InputFile& input, int fileIndex, const ScanContext& ctx)
 
     LineScanner scanner(out, ctx, fileIndex);
     scanner.setPasted(pasted);
+    scanner.keepOffsets(ctx.lineIndex || input.inMemory);
     // Small reads keep the copy and the scan that follows it inside L2.
     constexpr qint64 kChunk = 128 << 10;
     // One buffer per worker thread, reused across files: a folder of 100,000 small files must not pay for
@@ -628,7 +631,7 @@ FileScan scanFile(const InputFile& input, int fileIndex, const ScanContext& ctx)
         const qint64 n = stream->read(buf.data() + carry, kChunk);
         if (n < 0) {
             out.info.notes.push_back(stream->error());
-            if (out.info.lineOffsets.empty())
+            if (scanner.lineCount() == 0)
                 out.skipReason = stream->error();
             break;
         }
@@ -649,8 +652,10 @@ FileScan scanFile(const InputFile& input, int fileIndex, const ScanContext& ctx)
                 return out;
             }
             if (!std::memchr(buf.data(), '\n', static_cast<size_t>(n))
-                && std::memchr(buf.data(), '\r', static_cast<size_t>(n)))
+                && std::memchr(buf.data(), '\r', static_cast<size_t>(n))) {
                 separator = '\r'; // old Mac line ends
+                scanner.keepOffsets(true);
+            }
         }
         if (nulAt < 0 && n > 0) {
             const void* nul = std::memchr(buf.data() + carry, 0, static_cast<size_t>(n));
@@ -711,7 +716,7 @@ FileScan scanFile(const InputFile& input, int fileIndex, const ScanContext& ctx)
     else if (ctx.bytesDone && reported < input.size)
         ctx.bytesDone->fetch_add(input.size - reported);
     out.info.bytes = streamPos + carry;
-    out.info.lines = static_cast<qint64>(out.info.lineOffsets.size());
+    out.info.lines = scanner.lineCount();
     return out;
 }
 

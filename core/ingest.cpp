@@ -28,6 +28,7 @@ std::vector<FileScan> scanAll(const std::vector<InputFile>& files, const LoadOpt
     ctx.matcher = options.matcher;
     ctx.cancel = cancel;
     ctx.bytesDone = &done;
+    ctx.lineIndex = options.lineIndex;
     auto worker = [&] {
         for (;;) {
             const size_t i = next.fetch_add(1);

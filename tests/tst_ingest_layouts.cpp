@@ -1,5 +1,6 @@
 // Every supported layout and console format, one row each, on small fixtures written from the real
 // templates (tests/data/layouts): the incident count, one rank's attribution, and who warned first.
+#include "file_lines.h"
 #include "ingest.h"
 
 #include <QFile>
@@ -96,6 +97,58 @@ private Q_SLOTS:
             QVERIFY(f.lines > 0);
     }
 
+    // The CLI scans without per-line offsets: every layout must give the same incidents, line counts and
+    // attempt sizes, and a file opened afterwards is indexed to the offsets the scan would have kept.
+    void withoutLineIndex_data() { layouts_data(); }
+    void withoutLineIndex()
+    {
+        QFETCH(QString, input);
+        QFETCH(bool, pasted);
+        LoadOptions o;
+        if (pasted) {
+            QFile f(layout(input));
+            QVERIFY(f.open(QIODevice::ReadOnly));
+            o.pastedText = QString::fromUtf8(f.readAll());
+        } else {
+            o.paths = { layout(input) };
+        }
+        const LoadResult indexed = loadIncidents(o);
+        o.lineIndex = false;
+        const LoadResult bare = loadIncidents(o);
+        QCOMPARE(bare.incidents.size(), indexed.incidents.size());
+        for (size_t k = 0; k < indexed.incidents.size(); ++k) {
+            const Incident& a = indexed.incidents[k];
+            const Incident& b = bare.incidents[k];
+            QCOMPARE(b.files.size(), a.files.size());
+            for (size_t i = 0; i < a.files.size(); ++i) {
+                const FileInfo& fa = a.files[i];
+                const FileInfo& fb = b.files[i];
+                QCOMPARE(fb.lines, fa.lines);
+                QCOMPARE(fb.bytes, fa.bytes);
+                QCOMPARE(fb.unattributedLines, fa.unattributedLines);
+                QCOMPARE(static_cast<qint64>(fa.lineOffsets.size()), fa.lines);
+                if (!fb.content.isEmpty() || fb.path.endsWith(QLatin1String("/error.json"))) {
+                    // In-memory text has no file to index again, and error.json is read whole.
+                    QCOMPARE(fb.lineOffsets, fa.lineOffsets);
+                    continue;
+                }
+                QVERIFY(fb.lineOffsets.empty());
+                const FileLinesResult opened = FileLines::open(fb);
+                const FileLinesResult kept = FileLines::open(fa);
+                QVERIFY2(opened.lines && kept.lines, qPrintable(opened.error + kept.error));
+                QCOMPARE(opened.lines->count(), fa.lines);
+                for (qint64 l = 0; l < fa.lines; ++l)
+                    QCOMPARE(opened.lines->rawLine(l), kept.lines->rawLine(l));
+            }
+            QCOMPARE(b.events.size(), a.events.size());
+            for (size_t e = 0; e < a.events.size(); ++e) {
+                QCOMPARE(b.events[e].file, a.events[e].file);
+                QCOMPARE(b.events[e].line, a.events[e].line);
+                QCOMPARE(b.events[e].text, a.events[e].text);
+            }
+        }
+    }
+
     // error.json becomes a stamped ERROR of its local rank, with the callstack as its continuation.
     void errorJson()
     {
@@ -161,6 +214,21 @@ private Q_SLOTS:
             QVERIFY(e.line >= 5);
         QCOMPARE(r.incidents[0].rankInfo(6)->pid, qint64(1111));
         QCOMPARE(r.incidents[1].rankInfo(6)->pid, qint64(2222));
+        // The attempts split the file's bytes between them, with or without a line index.
+        for (const bool lineIndex : { true, false }) {
+            o.lineIndex = lineIndex;
+            const LoadResult split = loadIncidents(o);
+            QCOMPARE(split.incidents.size(), size_t(2));
+            const FileInfo& first = split.incidents[0].files.front();
+            const FileInfo& second = split.incidents[1].files.front();
+            QCOMPARE(first.path, second.path);
+            QCOMPARE(first.bytes + second.bytes, QFileInfo(first.path).size());
+            QFile file(first.path);
+            QVERIFY(file.open(QIODevice::ReadOnly));
+            const QByteArray head = file.read(first.bytes);
+            QVERIFY(head.endsWith('\n'));
+            QVERIFY(file.readLine().contains("NCCL version")); // the second attempt starts at its banner
+        }
     }
 
     // "-" reads stdin: the CLI diagnoses a console piped into it, and mixes it with a folder.
