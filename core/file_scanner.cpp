@@ -245,7 +245,7 @@ private:
     // to send the line through the full parse.
     bool plainGlogLine(std::string_view text)
     {
-        RepeatedGlogPrefix::Repeat r;
+        RepeatedGlogPrefix::Repeat& r = m_glogRepeat;
         if (!m_glog.matchRepeat(text, r) || r.stamp.severity != 'I'
             || m_records.collecting(r.launcherRank, r.teeLocalRank))
             return false;
@@ -418,6 +418,7 @@ private:
     RecordBuilder m_records;
     RepeatedNcclPrefix m_repeat;
     RepeatedGlogPrefix m_glog;
+    RepeatedGlogPrefix::Repeat m_glogRepeat; // reused: building one per line cost a 100-byte zeroing
     struct StepDigits
     {
         char digits[20];

@@ -16,7 +16,9 @@ namespace {
 // atoms at that length (otherwise that pattern would have to run on every line).
 constexpr int kAtomLengths[] = { 12, 10, 8, 6 };
 constexpr std::size_t kGram = 4;
-constexpr unsigned kHashBits = 17; // a 16 KB bitmap: still in L1, and half the chance collisions of 8 KB
+// A byte per hash (128 KB, in L2): one load and no shift per sample. It measured faster than a 16 KB
+// bitmap in L1 whose bit extraction costs three more instructions per sample.
+constexpr unsigned kHashBits = 17;
 constexpr std::size_t kHashes = std::size_t { 1 } << kHashBits;
 
 // ASCII upper case folded to lower case in every byte of a word at once (bytes >= 0x80 are left alone).
@@ -133,7 +135,7 @@ bool LiteralPrefilter::build(const std::vector<std::string>& patterns)
 
 // Every atom is at least `shortest` bytes long, so one of the first `stride` grams of an occurrence
 // starts on a multiple of the stride: sampling those positions finds every atom. Each sampled gram is
-// looked up on its own, in a bitmap small enough for L1; only a hit compares the atoms behind it.
+// looked up on its own, in a table of one byte per hash; only a hit compares the atoms behind it.
 void LiteralPrefilter::index()
 {
     std::size_t shortest = 64;
@@ -152,7 +154,7 @@ void LiteralPrefilter::index()
         for (std::size_t k = 0; k + kGram <= atom.size(); ++k)
             ++shared[loadWord<quint32>(atom.data() + k)];
     }
-    m_gramBits.assign(kHashes / 64, 0);
+    m_gramHit.assign(kHashes, 0);
     std::vector<std::vector<Candidate>> buckets(kHashes);
     for (std::size_t a = 0; a < m_atoms.size(); ++a) {
         const std::string& atom = m_atoms[a];
@@ -173,7 +175,7 @@ void LiteralPrefilter::index()
                     best = k;
             }
             const quint32 h = gramHash(atom.data() + best);
-            m_gramBits[h >> 6] |= quint64 { 1 } << (h & 63);
+            m_gramHit[h] = 1;
             c.offset = static_cast<int>(best);
             buckets[h].push_back(c);
         }
@@ -198,14 +200,14 @@ bool LiteralPrefilter::mayMatch(std::string_view line) const
     const std::size_t n = line.size();
     if (n < kGram)
         return false;
-    const quint64* bits = m_gramBits.data();
+    const quint8* hits = m_gramHit.data();
     const std::size_t stride = m_stride;
     const std::size_t last = n - kGram; // the last position a gram can start at
-    auto hit = [bits](quint32 h) { return (bits[h >> 6] >> (h & 63)) & 1; };
+    auto hit = [hits](quint32 h) { return hits[h]; };
     // The hot loop: four samples per round, one branch. Almost every line ends here with no hit at all.
     std::size_t at = 0;
     for (; at + 3 * stride <= last; at += 4 * stride) {
-        const quint64 any = hit(gramHash(text + at)) | hit(gramHash(text + at + stride))
+        const unsigned any = hit(gramHash(text + at)) | hit(gramHash(text + at + stride))
             | hit(gramHash(text + at + 2 * stride)) | hit(gramHash(text + at + 3 * stride));
         // A hit is often a common gram that only shares a hash bit with an atom gram ("]:gp" of
         // "[default3]:gpu-a01"): the scan goes on unless one of the four positions holds an atom.
@@ -239,7 +241,7 @@ bool LiteralPrefilter::atomAtAny(std::string_view line, std::size_t at, std::siz
 {
     for (std::size_t k = 0; k < count; ++k, at += m_stride) {
         const quint32 h = gramHash(line.data() + at);
-        if (!((m_gramBits[h >> 6] >> (h & 63)) & 1))
+        if (!m_gramHit[h])
             continue;
         for (quint32 b = m_bucketStart[h]; b < m_bucketStart[h + 1]; ++b) {
             if (atomBehind(line, at, m_candidates[b]))
@@ -257,11 +259,11 @@ bool LiteralPrefilter::confirm(std::string_view line, std::size_t from) const
     found.clear();
     const char* text = line.data();
     const std::size_t n = line.size();
-    const quint64* bits = m_gramBits.data();
+    const quint8* hits = m_gramHit.data();
     const std::size_t stride = m_stride;
     for (std::size_t at = from; at + kGram <= n; at += stride) {
         const quint32 h = gramHash(text + at);
-        if (!((bits[h >> 6] >> (h & 63)) & 1))
+        if (!hits[h])
             continue;
         for (quint32 b = m_bucketStart[h]; b < m_bucketStart[h + 1]; ++b) {
             if (atomBehind(line, at, m_candidates[b]))

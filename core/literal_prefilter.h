@@ -49,7 +49,7 @@ private:
     std::vector<std::string> m_atoms; // lower case
     std::vector<int> m_unfiltered;
     std::size_t m_stride = 1;
-    std::vector<quint64> m_gramBits; // bit per gram hash: some atom has that gram at an offset < stride
+    std::vector<quint8> m_gramHit; // per gram hash: 1 when some atom has that gram at an offset < stride
     std::vector<quint32> m_bucketStart; // CSR offsets into m_candidates, by gram hash
     std::vector<Candidate> m_candidates;
 };

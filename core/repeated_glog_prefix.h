@@ -33,6 +33,8 @@ public:
         ParsedStamp stamp;
         std::string_view message;
     };
+    // Sets every field of `out` that a match gives; the stamp's other fields are left as they are (a
+    // default ParsedStamp's), so one Repeat can be reused from line to line.
     bool matchRepeat(std::string_view line, Repeat& out);
     // The entry match() used last.
     int lastEntry() const { return m_lastHit; }
