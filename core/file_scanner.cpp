@@ -98,13 +98,7 @@ public:
             m_out.info.notes.push_back(
                 QStringLiteral("line %1 is longer than 1 MiB: cut, with a marker").arg(m_lineNo));
 
-        std::string_view repeated;
-        int repeatStream = -1;
-        if (!m_pasted && !m_restartPending && m_repeat.match(text, repeated, repeatStream)
-            && plainInfoLine(text, repeated, repeatStream))
-            return;
-
-        if (!m_pasted && !m_restartPending && plainGlogLine(text))
+        if (!m_pasted && !m_restartPending && plainLine(text))
             return;
 
         LinePrefix p;
@@ -209,6 +203,32 @@ public:
     qint64 lineCount() const { return m_lineNo; }
 
 private:
+    // The two shortcuts, the one that took the line before first: a file is NCCL lines or console lines.
+    bool plainLine(std::string_view text)
+    {
+        if (m_glogFirst) {
+            if (plainGlogLine(text))
+                return true;
+            if (!plainNcclLine(text))
+                return false;
+            m_glogFirst = false;
+            return true;
+        }
+        if (plainNcclLine(text))
+            return true;
+        if (!plainGlogLine(text))
+            return false;
+        m_glogFirst = true;
+        return true;
+    }
+
+    bool plainNcclLine(std::string_view text)
+    {
+        std::string_view message;
+        int stream = -1;
+        return m_repeat.match(text, message, stream) && plainInfoLine(text, message, stream);
+    }
+
     // A line that repeats the NCCL INFO prefix of its stream: when its message cannot carry an identity
     // fact, a restart banner, a return trail or a step, and no signature can match it, counting it is
     // all there is to do. Returns false to send the line through the full parse.
@@ -255,8 +275,12 @@ private:
         const std::string_view m = r.message;
         if (!m.empty() && m[0] == '#') // an nccl-tests header may carry an identity fact
             return false;
-        const LineClass c = classifyMessage(r.stamp.severity, m);
-        if (c.severity != Severity::Info || c.shape != LineShape::Plain || saysRestart(m))
+        if (!isPlainInfoMessage(m)) {
+            const LineClass c = classifyMessage(r.stamp.severity, m);
+            if (c.severity != Severity::Info || c.shape != LineShape::Plain)
+                return false;
+        }
+        if (saysRestart(m))
             return false;
         if (m_ctx.matcher && m_ctx.matcher->mayMatch(text))
             return false;
@@ -275,15 +299,17 @@ private:
     {
         if (message.size() < 5 || message[0] != 's' || message.substr(0, 5) != "step ")
             return;
-        const std::string_view rest = message.substr(5, sizeof(StepDigits::digits));
-        size_t digits = 0;
-        while (digits < rest.size() && static_cast<unsigned>(rest[digits] - '0') <= 9u)
-            ++digits;
         if (m_stepDigits.size() <= static_cast<size_t>(stream))
             m_stepDigits.resize(static_cast<size_t>(stream) + 1);
         StepDigits& step = m_stepDigits[static_cast<size_t>(stream)];
-        std::memcpy(step.digits, rest.data(), digits);
-        step.size = static_cast<quint8>(digits);
+        const std::string_view rest = message.substr(5, sizeof(StepDigits::digits));
+        quint8 digits = 0;
+        for (const char c : rest) {
+            if (static_cast<unsigned>(c - '0') > 9u)
+                break;
+            step.digits[digits++] = c;
+        }
+        step.size = digits;
     }
 
     // torchrun's agent announcing the next attempt. 'w' is a rare letter: most messages are passed over
@@ -428,6 +454,7 @@ private:
     qint64 m_lineNo = 0;
     bool m_pasted = false;
     bool m_keepOffsets = true;
+    bool m_glogFirst = false; // the glog shortcut took the last plain line
     std::unordered_multimap<quint64, int> m_streamByHash;
     std::vector<std::string> m_streamHosts; // host bytes of each stream, for allocation-free compares
     int m_lastStream = -1;

@@ -78,6 +78,26 @@ int two(const char* p)
     return (p[0] - '0') * 10 + (p[1] - '0');
 }
 
+// The number the first `count` (1..8) digits at `p` spell, all at once: the digits are moved to the top of
+// a word (zeros in front) and pairs, quads and octets are combined by three multiplications.
+quint64 digitsValue(const char* p, std::size_t count)
+{
+    quint64 x = loadWord(p) << (8 * (8 - count));
+    x = ((x & 0x0F0F0F0F0F0F0F0Full) * 2561) >> 8;
+    x = ((x & 0x00FF00FF00FF00FFull) * 6553601) >> 16;
+    return ((x & 0x0000FFFF0000FFFFull) * 42949672960001ull) >> 32;
+}
+
+// After the header: the message, past its leading spaces. parseLinePrefix would look for an NCCL
+// "host:pid:tid" there; such lines are left to it (false).
+bool messageAt(std::string_view line, std::size_t at, std::string_view& message)
+{
+    message = line.substr(at);
+    while (!message.empty() && message[0] == ' ')
+        message.remove_prefix(1);
+    return message.empty() || !isAlnum(message[0]) || !mayStartNcclPrefix(message);
+}
+
 } // namespace
 
 void RepeatedGlogPrefix::learn(std::string_view line, const LinePrefix& p)
@@ -161,32 +181,10 @@ bool RepeatedGlogPrefix::matchRepeat(std::string_view line, Repeat& out)
         if (!sameBytes(line.data(), e.launcher.data(), at) || !paddedHeader(h, fraction, line.size() - at)
             || !sameBytes(line.data() + tailAt, e.tail.data(), e.tail.size()))
             return Result::No;
-        std::string_view message = line.substr(tailAt + e.tail.size());
-        while (!message.empty() && message[0] == ' ')
-            message.remove_prefix(1);
-        // parseLinePrefix would look for an NCCL "host:pid:tid" here: leave such lines to it.
-        if (!message.empty() && isAlnum(message[0]) && mayStartNcclPrefix(message))
+        std::string_view message;
+        if (!messageAt(line, tailAt + e.tail.size(), message))
             return Result::LeaveToTheParser;
-        m_lastHit = i;
-        out.entry = i;
-        out.launcherRank = e.launcherRank;
-        out.teeLocalRank = e.teeLocalRank;
-        out.message = message;
-        ParsedStamp& s = out.stamp;
-        s.kind = e.kind;
-        s.length = static_cast<int>(kHeader + fraction);
-        s.severity = h[0];
-        s.month = two(h + 1);
-        s.day = two(h + 3);
-        s.hour = two(h + 6);
-        s.minute = two(h + 9);
-        s.second = two(h + 12);
-        static constexpr int scale[] = { 1'000'000'000, 100'000'000, 10'000'000, 1'000'000, 100'000, 10'000,
-            1'000, 100, 10, 1 };
-        int nanos = 0;
-        for (std::size_t k = 0; k < fraction; ++k)
-            nanos = nanos * 10 + (h[kHeader + k] - '0');
-        s.nanos = nanos * scale[fraction];
+        fill(i, line, message, out);
         return Result::Yes;
     };
     // A per-rank console repeats one prefix, and a node's console takes its ranks in turn, in the order
@@ -207,6 +205,33 @@ bool RepeatedGlogPrefix::matchRepeat(std::string_view line, Repeat& out)
             return r == Result::Yes;
     }
     return false;
+}
+
+void RepeatedGlogPrefix::fill(int entry, std::string_view line, std::string_view message, Repeat& out)
+{
+    const Entry& e = m_entries[static_cast<std::size_t>(entry)];
+    const char* h = line.data() + e.launcher.size();
+    const auto fraction = static_cast<std::size_t>(e.fractionDigits);
+    m_lastHit = entry;
+    out.entry = entry;
+    out.launcherRank = e.launcherRank;
+    out.teeLocalRank = e.teeLocalRank;
+    out.message = message;
+    ParsedStamp& s = out.stamp;
+    s.kind = e.kind;
+    s.length = static_cast<int>(kHeader + fraction);
+    s.severity = h[0];
+    s.month = two(h + 1);
+    s.day = two(h + 3);
+    s.hour = two(h + 6);
+    s.minute = two(h + 9);
+    s.second = two(h + 12);
+    static constexpr int scale[] = { 1'000'000'000, 100'000'000, 10'000'000, 1'000'000, 100'000, 10'000,
+        1'000, 100, 10, 1 };
+    quint64 nanos = digitsValue(h + kHeader, fraction < 8 ? fraction : 8);
+    if (fraction == 9)
+        nanos = nanos * 10 + static_cast<quint64>(h[kHeader + 8] - '0');
+    s.nanos = static_cast<int>(nanos) * scale[fraction];
 }
 
 // A launcher prefix never starts with a severity letter, so a line that does can only repeat a plain entry.

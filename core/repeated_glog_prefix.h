@@ -54,6 +54,7 @@ public:
 
 private:
     const std::vector<int>& candidates(std::string_view line) const;
+    void fill(int entry, std::string_view line, std::string_view message, Repeat& out);
     struct Entry
     {
         std::string launcher; // the bytes before the severity letter

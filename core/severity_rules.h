@@ -25,4 +25,22 @@ LineClass classifyLine(const LinePrefix& prefix);
 // (0 when it has none) and `message` the text after every prefix.
 LineClass classifyMessage(char letter, std::string_view message);
 
+// A shortcut for the bulk of a console: true when `message` starts with a word of letters, digits, '_' or
+// '.' followed by a space ("step 2790 | loss ..."), and not with one of the few letters a fatal or
+// traceback line starts with. classifyMessage('I', message) is then plain INFO. False says nothing.
+inline bool isPlainInfoMessage(std::string_view m)
+{
+    if (m.empty() || m[0] == 'T' || m[0] == 't' || m[0] == 'S' || m[0] == 'F')
+        return false;
+    std::size_t i = 0;
+    const std::size_t n = m.size() < 120 ? m.size() : 120;
+    for (; i < n; ++i) {
+        const char c = m[i];
+        if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_'
+                || c == '.'))
+            break;
+    }
+    return i > 0 && i < n && m[i] == ' ';
+}
+
 } // namespace rankscope

@@ -1,0 +1,73 @@
+// The console shortcut isPlainInfoMessage() must never disagree with classifyMessage(): where it says
+// "plain INFO", the full rules say so too. Crafted rows, then every message of the sample consoles.
+#include "line_prefix.h"
+#include "severity_rules.h"
+
+#include <QFile>
+#include <QtTest>
+
+using namespace rankscope;
+
+class TestSeverityRules : public QObject
+{
+    Q_OBJECT
+private Q_SLOTS:
+    void shortcut_data()
+    {
+        QTest::addColumn<QString>("message");
+        QTest::addColumn<bool>("plain"); // what the shortcut says
+        QTest::newRow("step") << "step 2790 | loss 2.3674 | grad_norm 0.899" << true;
+        QTest::newRow("dotted word") << "trainer.fit done" << false; // 't': could be "terminate called"
+        QTest::newRow("module word") << "model.layers.3 loaded" << true;
+        QTest::newRow("level word under a glog letter") << "ERROR while saving" << true;
+        QTest::newRow("exception") << "RuntimeError: NCCL error" << false;
+        QTest::newRow("dotted exception") << "c10.DistBackendError: x" << false;
+        QTest::newRow("exception, no text") << "KeyboardInterrupt" << false;
+        QTest::newRow("traceback") << "Traceback (most recent call last):" << false;
+        QTest::newRow("terminate") << "terminate called after throwing an instance of 'c10::Error'" << false;
+        QTest::newRow("segfault") << "Segmentation fault (core dumped)" << false;
+        QTest::newRow("fatal python") << "Fatal Python error: Aborted" << false;
+        QTest::newRow("empty") << "" << false;
+        QTest::newRow("leading space") << " indented" << false;
+        QTest::newRow("punctuation") << "[rank3] x" << false;
+        QTest::newRow("word of 119") << QString(119, QLatin1Char('a')) + QStringLiteral(" b") << true;
+        QTest::newRow("word of 120") << QString(120, QLatin1Char('a')) + QStringLiteral(" b") << false;
+    }
+
+    void shortcut()
+    {
+        QFETCH(QString, message);
+        QFETCH(bool, plain);
+        const std::string m = message.toStdString();
+        QCOMPARE(isPlainInfoMessage(m), plain);
+        if (plain) {
+            const LineClass c = classifyMessage('I', m);
+            QCOMPARE(c.severity, Severity::Info);
+            QCOMPARE(c.shape, LineShape::Plain);
+        }
+    }
+
+    // Every line of the sample job's consoles, as the scanner would see its message.
+    void agreesOnSampleConsoles()
+    {
+        int plain = 0;
+        for (const char* name : { "torchrun.gpu-a01.console.log", "torchrun.gpu-a02.console.log" }) {
+            QFile f(QStringLiteral(RANKSCOPE_TEST_DATA "/sample-job/") + QLatin1String(name));
+            QVERIFY(f.open(QIODevice::ReadOnly));
+            while (!f.atEnd()) {
+                const QByteArray line = f.readLine().chopped(1);
+                const std::string_view text(line.constData(), static_cast<size_t>(line.size()));
+                const LinePrefix p = parseLinePrefix(text);
+                if (!isPlainInfoMessage(p.message))
+                    continue;
+                ++plain;
+                const LineClass c = classifyMessage('I', p.message);
+                QVERIFY2(c.severity == Severity::Info && c.shape == LineShape::Plain, line.constData());
+            }
+        }
+        QVERIFY(plain > 50); // the shortcut does take the ordinary lines
+    }
+};
+
+QTEST_GUILESS_MAIN(TestSeverityRules)
+#include "tst_severity_rules.moc"
