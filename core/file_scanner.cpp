@@ -265,31 +265,29 @@ private:
     // to send the line through the full parse.
     bool plainGlogLine(std::string_view text)
     {
-        RepeatedGlogPrefix::Repeat& r = m_glogRepeat;
-        if (!m_glog.matchRepeat(text, r) || r.stamp.severity != 'I'
-            || m_records.collecting(r.launcherRank, r.teeLocalRank))
+        const int entry = m_glog.headerEntry(text);
+        if (entry < 0 || m_glog.severityOf(entry, text) != 'I'
+            || m_records.collecting(m_glog.launcherRankOf(entry), m_glog.teeLocalRankOf(entry)))
             return false;
-        const int stream = m_glog.stream(r.entry, m_segment);
+        const int stream = m_glog.stream(entry, m_segment);
         if (stream < 0 || !m_out.streams[static_cast<size_t>(stream)].hasStamp)
             return false;
-        const std::string_view m = r.message;
-        if (!m.empty() && m[0] == '#') // an nccl-tests header may carry an identity fact
-            return false;
-        if (!isPlainInfoMessage(m)) {
-            const LineClass c = classifyMessage(r.stamp.severity, m);
+        std::string_view m = text.substr(m_glog.headerEnd(entry));
+        if (!isPlainInfoMessage(m)) { // the exact rules: leading spaces, an NCCL prefix, a fact, the class
+            if (!m_glog.messageOf(entry, text, m) || (!m.empty() && m[0] == '#'))
+                return false;
+            const LineClass c = classifyMessage('I', m);
             if (c.severity != Severity::Info || c.shape != LineShape::Plain)
                 return false;
         }
-        if (saysRestart(m))
-            return false;
-        if (m_ctx.matcher && m_ctx.matcher->mayMatch(text))
+        if (saysRestart(m) || (m_ctx.matcher && m_ctx.matcher->mayMatch(text)))
             return false;
         StreamStats& st = m_out.streams[static_cast<size_t>(stream)];
         ++st.lines;
         ++st.counts[static_cast<size_t>(Severity::Info)];
-        st.lastStamp = r.stamp;
+        m_glog.stampOf(entry, text, st.lastStamp);
         st.lastLine = m_lineNo;
-        m_records.stampSeen(r.stamp, m_lineNo);
+        m_records.stampSeen(st.lastStamp, m_lineNo);
         noteStep(m, stream);
         return true;
     }
@@ -444,7 +442,6 @@ private:
     RecordBuilder m_records;
     RepeatedNcclPrefix m_repeat;
     RepeatedGlogPrefix m_glog;
-    RepeatedGlogPrefix::Repeat m_glogRepeat; // reused: building one per line cost a 100-byte zeroing
     struct StepDigits
     {
         char digits[20];

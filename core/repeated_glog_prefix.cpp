@@ -134,6 +134,8 @@ void RepeatedGlogPrefix::learn(std::string_view line, const LinePrefix& p)
     e.globalRank = p.globalRank;
     e.fractionDigits = static_cast<int>(length - kHeader);
     e.kind = s.kind;
+    e.stamp.kind = s.kind;
+    e.stamp.length = static_cast<int>(length);
     e.launcherEnd = at >= 8 ? loadWord(line.data() + at - 8) : 0;
     const int index = static_cast<int>(m_entries.size());
     if (e.launcher.empty())
@@ -159,67 +161,70 @@ bool RepeatedGlogPrefix::match(std::string_view line, LinePrefix& out)
     return true;
 }
 
-bool RepeatedGlogPrefix::matchRepeat(std::string_view line, Repeat& out)
+bool RepeatedGlogPrefix::repeatsHeader(int entry, std::string_view line) const
 {
-    enum class Result
-    {
-        No,
-        Yes,
-        LeaveToTheParser
-    };
-    const auto tryEntry = [&](int i) {
-        const Entry& e = m_entries[static_cast<std::size_t>(i)];
-        const std::size_t at = e.launcher.size();
-        const auto fraction = static_cast<std::size_t>(e.fractionDigits);
-        const std::size_t tailAt = at + kHeader + fraction;
-        if (line.size() < tailAt + e.tail.size())
-            return Result::No;
-        const char* h = line.data() + at;
-        // The launcher's last bytes ("rank36]:") tell the entries of one console apart.
-        if (at >= 8 && loadWord(line.data() + at - 8) != e.launcherEnd)
-            return Result::No;
-        if (!sameBytes(line.data(), e.launcher.data(), at) || !paddedHeader(h, fraction, line.size() - at)
-            || !sameBytes(line.data() + tailAt, e.tail.data(), e.tail.size()))
-            return Result::No;
-        std::string_view message;
-        if (!messageAt(line, tailAt + e.tail.size(), message))
-            return Result::LeaveToTheParser;
-        fill(i, line, message, out);
-        return Result::Yes;
-    };
+    const Entry& e = m_entries[static_cast<std::size_t>(entry)];
+    const std::size_t at = e.launcher.size();
+    const auto fraction = static_cast<std::size_t>(e.fractionDigits);
+    const std::size_t tailAt = at + kHeader + fraction;
+    if (line.size() < tailAt + e.tail.size())
+        return false;
+    // The launcher's last bytes ("rank36]:") tell the entries of one console apart.
+    if (at >= 8 && loadWord(line.data() + at - 8) != e.launcherEnd)
+        return false;
+    return sameBytes(line.data(), e.launcher.data(), at)
+        && paddedHeader(line.data() + at, fraction, line.size() - at)
+        && sameBytes(line.data() + tailAt, e.tail.data(), e.tail.size());
+}
+
+int RepeatedGlogPrefix::headerEntry(std::string_view line)
+{
     // A per-rank console repeats one prefix, and a node's console takes its ranks in turn, in the order
     // they were learned: the last entry that matched and the one after it are tried first.
     const int last = m_lastHit;
     for (const int i : { last, last + 1 }) {
-        if (i < 0 || static_cast<std::size_t>(i) >= m_entries.size())
-            continue;
-        const Result r = tryEntry(i);
-        if (r != Result::No)
-            return r == Result::Yes;
+        if (i >= 0 && static_cast<std::size_t>(i) < m_entries.size() && repeatsHeader(i, line))
+            return m_lastHit = i;
     }
     for (const int i : candidates(line)) {
-        if (i == last || i == last + 1)
-            continue;
-        const Result r = tryEntry(i);
-        if (r != Result::No)
-            return r == Result::Yes;
+        if (i != last && i != last + 1 && repeatsHeader(i, line))
+            return m_lastHit = i;
     }
-    return false;
+    return -1;
 }
 
-void RepeatedGlogPrefix::fill(int entry, std::string_view line, std::string_view message, Repeat& out)
+std::size_t RepeatedGlogPrefix::headerEnd(int entry) const
+{
+    const Entry& e = m_entries[static_cast<std::size_t>(entry)];
+    return e.launcher.size() + kHeader + static_cast<std::size_t>(e.fractionDigits) + e.tail.size();
+}
+
+bool RepeatedGlogPrefix::messageOf(int entry, std::string_view line, std::string_view& message) const
+{
+    return messageAt(line, headerEnd(entry), message);
+}
+
+bool RepeatedGlogPrefix::matchRepeat(std::string_view line, Repeat& out)
+{
+    const int i = headerEntry(line);
+    std::string_view message;
+    if (i < 0 || !messageOf(i, line, message))
+        return false;
+    const Entry& e = m_entries[static_cast<std::size_t>(i)];
+    out.entry = i;
+    out.launcherRank = e.launcherRank;
+    out.teeLocalRank = e.teeLocalRank;
+    out.message = message;
+    stampOf(i, line, out.stamp);
+    return true;
+}
+
+void RepeatedGlogPrefix::stampOf(int entry, std::string_view line, ParsedStamp& s) const
 {
     const Entry& e = m_entries[static_cast<std::size_t>(entry)];
     const char* h = line.data() + e.launcher.size();
     const auto fraction = static_cast<std::size_t>(e.fractionDigits);
-    m_lastHit = entry;
-    out.entry = entry;
-    out.launcherRank = e.launcherRank;
-    out.teeLocalRank = e.teeLocalRank;
-    out.message = message;
-    ParsedStamp& s = out.stamp;
-    s.kind = e.kind;
-    s.length = static_cast<int>(kHeader + fraction);
+    s = e.stamp;
     s.severity = h[0];
     s.month = two(h + 1);
     s.day = two(h + 3);

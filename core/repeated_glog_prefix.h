@@ -33,11 +33,23 @@ public:
         ParsedStamp stamp;
         std::string_view message;
     };
-    // Sets every field of `out` that a match gives; the stamp's other fields are left as they are (a
-    // default ParsedStamp's), so one Repeat can be reused from line to line.
     bool matchRepeat(std::string_view line, Repeat& out);
     // The entry match() used last.
     int lastEntry() const { return m_lastHit; }
+
+    // The parts of matchRepeat(), for a caller that reads the message its own way: the entry whose
+    // launcher, header (any severity letter) and tail `line` repeats, or -1; where that header ends; the
+    // message as match() finds it (false when parseLinePrefix would read an NCCL prefix in it); the stamp.
+    int headerEntry(std::string_view line);
+    std::size_t headerEnd(int entry) const;
+    bool messageOf(int entry, std::string_view line, std::string_view& message) const;
+    void stampOf(int entry, std::string_view line, ParsedStamp& stamp) const;
+    char severityOf(int entry, std::string_view line) const
+    {
+        return line[m_entries[static_cast<std::size_t>(entry)].launcher.size()];
+    }
+    int launcherRankOf(int entry) const { return m_entries[static_cast<std::size_t>(entry)].launcherRank; }
+    int teeLocalRankOf(int entry) const { return m_entries[static_cast<std::size_t>(entry)].teeLocalRank; }
     // The stream the scanner gave an entry's lines in attempt `segment`, or -1 when it has not said.
     int stream(int entry, int segment) const
     {
@@ -54,7 +66,7 @@ public:
 
 private:
     const std::vector<int>& candidates(std::string_view line) const;
-    void fill(int entry, std::string_view line, std::string_view message, Repeat& out);
+    bool repeatsHeader(int entry, std::string_view line) const;
     struct Entry
     {
         std::string launcher; // the bytes before the severity letter
@@ -65,6 +77,7 @@ private:
         int globalRank = -1;
         int fractionDigits = 0; // 1..9
         StampKind kind = StampKind::None; // Glog or TorchLogs
+        ParsedStamp stamp; // kind and length set: what every line of the entry's stamp starts from
         int segment = -1; // the attempt `stream` belongs to
         int stream = -1;
     };
