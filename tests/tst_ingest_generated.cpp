@@ -6,6 +6,8 @@
 #include "signature_catalog.h"
 #include "signature_matcher.h"
 
+#include <QDirIterator>
+#include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -80,6 +82,28 @@ private Q_SLOTS:
         QCOMPARE(fault->rank, faultRank);
         QCOMPARE(fault->host, gen.faultHost);
         QCOMPARE(inc.rankInfo(faultRank)->host, gen.faultHost);
+
+        // Each rank's last step is the number of the last "step N" line its consoles print, read here with
+        // a plain regular expression.
+        if (!gzip) {
+            static const QRegularExpression stepRe(
+                QStringLiteral(R"(\[rank(\d+)\]:I\d{4} [^\]]*\] step (\d+) )"));
+            QMap<int, QString> expected;
+            QDirIterator files(dir.path(), QDir::Files, QDirIterator::Subdirectories);
+            while (files.hasNext()) {
+                QFile f(files.next());
+                QVERIFY(f.open(QIODevice::ReadOnly));
+                while (!f.atEnd()) {
+                    const QRegularExpressionMatch m = stepRe.match(QString::fromUtf8(f.readLine()));
+                    if (m.hasMatch())
+                        expected[m.captured(1).toInt()] = m.captured(2);
+                }
+            }
+            if (layout == Layout::Combined || layout == Layout::NcclDebugFiles)
+                QCOMPARE(expected.size(), 64);
+            for (auto it = expected.cbegin(); it != expected.cend(); ++it)
+                QCOMPARE(inc.rankInfo(it.key())->lastStep, it.value());
+        }
 
         const Diagnosis d = diagnose(inc, m_catalog);
         QVERIFY(d.failureFound);
