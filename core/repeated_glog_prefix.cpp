@@ -180,12 +180,17 @@ bool RepeatedGlogPrefix::repeatsHeader(int entry, std::string_view line) const
 int RepeatedGlogPrefix::headerEntry(std::string_view line)
 {
     // A per-rank console repeats one prefix, and a node's console takes its ranks in turn, in the order
-    // they were learned: the last entry that matched and the one after it are tried first.
+    // they were learned: the last entry that matched and the one after it are tried first, the one after
+    // it first when the last line took that turn.
     const int last = m_lastHit;
-    for (const int i : { last, last + 1 }) {
-        if (i >= 0 && static_cast<std::size_t>(i) < m_entries.size() && repeatsHeader(i, line))
+    const int first = m_turns ? last + 1 : last;
+    for (const int i : { first, m_turns ? last : last + 1 }) {
+        if (i >= 0 && static_cast<std::size_t>(i) < m_entries.size() && repeatsHeader(i, line)) {
+            m_turns = i == last + 1;
             return m_lastHit = i;
+        }
     }
+    m_turns = false;
     for (const int i : candidates(line)) {
         if (i != last && i != last + 1 && repeatsHeader(i, line))
             return m_lastHit = i;
@@ -251,6 +256,7 @@ void RepeatedGlogPrefix::forget()
     m_index.clear();
     m_plain.clear();
     m_lastHit = -1;
+    m_turns = false;
 }
 
 } // namespace rankscope

@@ -86,6 +86,7 @@ private:
     PrefixIndex m_index; // entries with a launcher prefix, by it
     std::vector<int> m_plain; // entries without one: their lines start with the severity letter
     int m_lastHit = -1;
+    bool m_turns = false; // the last hit was the entry after the one before it
 };
 
 } // namespace rankscope
