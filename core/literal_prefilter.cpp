@@ -155,7 +155,7 @@ void LiteralPrefilter::index()
             ++shared[loadWord<quint32>(atom.data() + k)];
     }
     m_gramHit.assign(kHashes, 0);
-    std::vector<std::vector<Candidate>> buckets(kHashes);
+    std::vector<std::pair<quint32, Candidate>> byHash; // a vector per hash would be 128k allocations
     for (std::size_t a = 0; a < m_atoms.size(); ++a) {
         const std::string& atom = m_atoms[a];
         char head[8] = {};
@@ -177,17 +177,20 @@ void LiteralPrefilter::index()
             const quint32 h = gramHash(atom.data() + best);
             m_gramHit[h] = 1;
             c.offset = static_cast<int>(best);
-            buckets[h].push_back(c);
+            byHash.emplace_back(h, c);
         }
     }
-    m_bucketStart.clear();
+    // Grouped by hash, each group in the order added.
+    std::stable_sort(
+        byHash.begin(), byHash.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
     m_candidates.clear();
-    m_bucketStart.reserve(kHashes + 1);
-    for (const std::vector<Candidate>& bucket : buckets) {
-        m_bucketStart.push_back(static_cast<quint32>(m_candidates.size()));
-        m_candidates.insert(m_candidates.end(), bucket.begin(), bucket.end());
+    m_bucketStart.assign(kHashes + 1, 0);
+    for (const auto& [h, c] : byHash) {
+        ++m_bucketStart[h + 1];
+        m_candidates.push_back(c);
     }
-    m_bucketStart.push_back(static_cast<quint32>(m_candidates.size()));
+    for (std::size_t h = 0; h < kHashes; ++h)
+        m_bucketStart[h + 1] += m_bucketStart[h];
 }
 
 bool LiteralPrefilter::mayMatch(std::string_view line) const
