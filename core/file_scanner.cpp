@@ -100,12 +100,12 @@ public:
             m_out.info.notes.push_back(
                 QStringLiteral("line %1 is longer than 1 MiB: cut, with a marker").arg(m_lineNo));
 
-        if (!m_pasted && !m_restartPending && plainLine(text))
+        if (m_ctx.shortcuts && !m_pasted && !m_restartPending && plainLine(text))
             return;
 
         LinePrefix p;
         int glogEntry = -1;
-        if (!m_pasted && m_glog.match(text, p)) {
+        if (m_ctx.shortcuts && !m_pasted && m_glog.match(text, p)) {
             glogEntry = m_glog.lastEntry();
         } else {
             p = parseLinePrefix(text);

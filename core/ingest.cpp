@@ -29,6 +29,7 @@ std::vector<FileScan> scanAll(const std::vector<InputFile>& files, const LoadOpt
     ctx.cancel = cancel;
     ctx.bytesDone = &done;
     ctx.lineIndex = options.lineIndex;
+    ctx.shortcuts = options.shortcuts;
     auto worker = [&] {
         for (;;) {
             const size_t i = next.fetch_add(1);

@@ -24,6 +24,7 @@ struct LoadOptions
     const SignatureMatcher* matcher = nullptr; // built from catalog
     int threads = 0; // 0 = all cores
     bool lineIndex = true; // keep each file's line offsets (see ScanContext::lineIndex)
+    bool shortcuts = true; // see ScanContext::shortcuts
     // The inputs of `paths` and `pastedText`, when the caller listed them already (analyze() does so while
     // it compiles the catalog); otherwise loadIncidents() lists them.
     std::optional<Discovery> discovered;
