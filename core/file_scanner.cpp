@@ -208,19 +208,12 @@ private:
     // The two shortcuts, the one that took the line before first: a file is NCCL lines or console lines.
     bool plainLine(std::string_view text)
     {
-        if (m_glogFirst) {
-            if (plainGlogLine(text))
-                return true;
-            if (!plainNcclLine(text))
-                return false;
-            m_glogFirst = false;
+        const bool glogFirst = m_glogFirst;
+        if (glogFirst ? plainGlogLine(text) : plainNcclLine(text))
             return true;
-        }
-        if (plainNcclLine(text))
-            return true;
-        if (!plainGlogLine(text))
+        if (!(glogFirst ? plainNcclLine(text) : plainGlogLine(text)))
             return false;
-        m_glogFirst = true;
+        m_glogFirst = !glogFirst;
         return true;
     }
 

@@ -16,6 +16,20 @@ QString layout(const QString& name)
     return QStringLiteral(RANKSCOPE_TEST_DATA "/layouts/") + name;
 }
 
+// A layout fixture as the window takes it: a folder or file to read, or a file's text pasted.
+LoadOptions optionsFor(const QString& input, bool pasted)
+{
+    LoadOptions o;
+    if (pasted) {
+        QFile f(layout(input));
+        if (f.open(QIODevice::ReadOnly))
+            o.pastedText = QString::fromUtf8(f.readAll());
+    } else {
+        o.paths = { layout(input) };
+    }
+    return o;
+}
+
 } // namespace
 
 class TestIngestLayouts : public QObject
@@ -65,14 +79,8 @@ private Q_SLOTS:
         QFETCH(int, warnRank);
         QFETCH(int, warnLocalRank);
 
-        LoadOptions o;
-        if (pasted) {
-            QFile f(layout(input));
-            QVERIFY(f.open(QIODevice::ReadOnly));
-            o.pastedText = QString::fromUtf8(f.readAll());
-        } else {
-            o.paths = { layout(input) };
-        }
+        LoadOptions o = optionsFor(input, pasted);
+        QVERIFY(!o.paths.isEmpty() || !o.pastedText.isEmpty());
         const LoadResult r = loadIncidents(o);
         QVERIFY2(r.error.isEmpty(), qPrintable(r.error));
         QCOMPARE(static_cast<int>(r.incidents.size()), incidents);
@@ -104,14 +112,8 @@ private Q_SLOTS:
     {
         QFETCH(QString, input);
         QFETCH(bool, pasted);
-        LoadOptions o;
-        if (pasted) {
-            QFile f(layout(input));
-            QVERIFY(f.open(QIODevice::ReadOnly));
-            o.pastedText = QString::fromUtf8(f.readAll());
-        } else {
-            o.paths = { layout(input) };
-        }
+        LoadOptions o = optionsFor(input, pasted);
+        QVERIFY(!o.paths.isEmpty() || !o.pastedText.isEmpty());
         const LoadResult indexed = loadIncidents(o);
         o.lineIndex = false;
         const LoadResult bare = loadIncidents(o);
