@@ -102,6 +102,7 @@ public:
 
         if (m_ctx.shortcuts && !m_pasted && !m_restartPending && plainLine(text))
             return;
+        tellLastStamp(); // the full parse may open an event that takes it as its previous stamp
 
         LinePrefix p;
         int glogEntry = -1;
@@ -136,6 +137,8 @@ public:
             }
             st.lastStamp = p.stamp;
             st.lastLine = m_lineNo;
+            if (static_cast<size_t>(stream) < m_laterStamps.size())
+                m_laterStamps[static_cast<size_t>(stream)].valid = false; // older than this one
             m_out.info.hasTimestamps = true;
             m_records.stampSeen(p.stamp, m_lineNo);
         }
@@ -193,6 +196,10 @@ public:
 
     void finish()
     {
+        for (size_t i = 0; i < m_laterStamps.size() && i < m_out.streams.size(); ++i) {
+            if (m_laterStamps[i].valid)
+                m_out.streams[i].lastStamp = m_laterStamps[i].bytes.parse();
+        }
         m_records.finish();
         for (size_t i = 0; i < m_stepDigits.size() && i < m_out.streams.size(); ++i) {
             if (m_stepDigits[i].size > 0)
@@ -280,11 +287,36 @@ private:
         StreamStats& st = m_out.streams[static_cast<size_t>(stream)];
         ++st.lines;
         ++st.counts[static_cast<size_t>(Severity::Info)];
-        m_glog.stampOf(entry, text, st.lastStamp);
         st.lastLine = m_lineNo;
-        m_records.stampSeen(st.lastStamp, m_lineNo);
+        if (m_records.waitingForStamp()) { // an earlier event takes this stamp as its next one: now
+            tellLastStamp();
+            m_glog.stampOf(entry, text, st.lastStamp);
+            if (static_cast<size_t>(stream) < m_laterStamps.size())
+                m_laterStamps[static_cast<size_t>(stream)].valid = false;
+            m_records.stampSeen(st.lastStamp, m_lineNo);
+        } else {
+            // Kept as bytes: the stream's next line will most likely replace it.
+            if (m_laterStamps.size() <= static_cast<size_t>(stream))
+                m_laterStamps.resize(static_cast<size_t>(stream) + 1);
+            LaterStamp& later = m_laterStamps[static_cast<size_t>(stream)];
+            m_glog.stampBytes(entry, text, later.bytes);
+            later.valid = true;
+            m_untoldStream = stream;
+            m_untoldLine = m_lineNo;
+        }
         noteStep(m, stream);
         return true;
+    }
+
+    // The last stamped line, when the console shortcut kept its stamp as bytes: the record builder is told
+    // of it before anything can ask it for the previous stamp.
+    void tellLastStamp()
+    {
+        if (m_untoldStream < 0)
+            return;
+        const ParsedStamp s = m_laterStamps[static_cast<size_t>(m_untoldStream)].bytes.parse();
+        m_records.stampSeen(s, m_untoldLine);
+        m_untoldStream = -1;
     }
 
     // "step 2790 | loss ...": the stream's last step, kept as bytes and made a QString in finish().
@@ -459,6 +491,14 @@ private:
     bool m_pasted = false;
     bool m_keepOffsets = true;
     bool m_glogFirst = false; // the glog shortcut took the last plain line
+    struct LaterStamp
+    {
+        GlogStampBytes bytes;
+        bool valid = false; // newer than the stream's lastStamp, which it replaces in finish()
+    };
+    std::vector<LaterStamp> m_laterStamps; // per stream
+    int m_untoldStream = -1; // the stream of the last stamped line, when the record builder has not seen it
+    qint64 m_untoldLine = 0;
     std::unordered_multimap<quint64, int> m_streamByHash;
     std::vector<std::string> m_streamHosts; // host bytes of each stream, for allocation-free compares
     int m_lastStream = -1;

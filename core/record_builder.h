@@ -27,6 +27,8 @@ public:
     void open(ScannedEvent&& ev, const LinePrefix& p, const LineClass& c);
     // A stamped line: it is the "next stamp" of every earlier event that had none.
     void stampSeen(const ParsedStamp& stamp, qint64 lineNo);
+    // True while an event without a stamp waits for the next stamped line.
+    bool waitingForStamp() const { return !m_waitingForStamp.empty(); }
     void finish();
     // True while a traceback, c10 message or torchrun summary is being collected on the channel of these
     // launcher and tee ranks: a line of that channel without an NCCL prefix may belong to it.

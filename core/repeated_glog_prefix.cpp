@@ -134,8 +134,6 @@ void RepeatedGlogPrefix::learn(std::string_view line, const LinePrefix& p)
     e.globalRank = p.globalRank;
     e.fractionDigits = static_cast<int>(length - kHeader);
     e.kind = s.kind;
-    e.stamp.kind = s.kind;
-    e.stamp.length = static_cast<int>(length);
     e.launcherEnd = at >= 8 ? loadWord(line.data() + at - 8) : 0;
     const int index = static_cast<int>(m_entries.size());
     if (e.launcher.empty())
@@ -226,10 +224,32 @@ bool RepeatedGlogPrefix::matchRepeat(std::string_view line, Repeat& out)
 
 void RepeatedGlogPrefix::stampOf(int entry, std::string_view line, ParsedStamp& s) const
 {
+    GlogStampBytes bytes;
+    stampBytes(entry, line, bytes);
+    s = bytes.parse();
+}
+
+void RepeatedGlogPrefix::stampBytes(int entry, std::string_view line, GlogStampBytes& out) const
+{
     const Entry& e = m_entries[static_cast<std::size_t>(entry)];
-    const char* h = line.data() + e.launcher.size();
-    const auto fraction = static_cast<std::size_t>(e.fractionDigits);
-    s = e.stamp;
+    const std::size_t at = e.launcher.size();
+    const std::size_t room = line.size() - at; // headerEntry() saw the whole header and tail there
+    if (room >= sizeof out.header) {
+        std::memcpy(out.header, line.data() + at, sizeof out.header);
+    } else {
+        std::memset(out.header, 0, sizeof out.header);
+        std::memcpy(out.header, line.data() + at, room);
+    }
+    out.fraction = static_cast<quint8>(e.fractionDigits);
+    out.kind = e.kind;
+}
+
+ParsedStamp GlogStampBytes::parse() const
+{
+    const char* h = header;
+    ParsedStamp s;
+    s.kind = kind;
+    s.length = static_cast<int>(kHeader + fraction);
     s.severity = h[0];
     s.month = two(h + 1);
     s.day = two(h + 3);
@@ -238,10 +258,11 @@ void RepeatedGlogPrefix::stampOf(int entry, std::string_view line, ParsedStamp& 
     s.second = two(h + 12);
     static constexpr int scale[] = { 1'000'000'000, 100'000'000, 10'000'000, 1'000'000, 100'000, 10'000,
         1'000, 100, 10, 1 };
-    quint64 nanos = digitsValue(h + kHeader, fraction < 8 ? fraction : 8);
+    quint64 nanos = digitsValue(h + kHeader, fraction < 8 ? fraction : 8); // reads header[15..22]
     if (fraction == 9)
         nanos = nanos * 10 + static_cast<quint64>(h[kHeader + 8] - '0');
     s.nanos = static_cast<int>(nanos) * scale[fraction];
+    return s;
 }
 
 // A launcher prefix never starts with a severity letter, so a line that does can only repeat a plain entry.

@@ -15,6 +15,16 @@
 
 namespace rankscope {
 
+// The stamp of a glog header, kept as its bytes to be parsed only if it is ever needed: the scanner
+// keeps the last one per stream, and most are overwritten by the next line's.
+struct GlogStampBytes
+{
+    char header[24]; // from the severity letter: "I0314 02:10:43.212000", zeros after the line's end
+    quint8 fraction = 0; // digits after the seconds' point, 1..9
+    StampKind kind = StampKind::None;
+    ParsedStamp parse() const;
+};
+
 class RepeatedGlogPrefix
 {
 public:
@@ -44,6 +54,7 @@ public:
     std::size_t headerEnd(int entry) const;
     bool messageOf(int entry, std::string_view line, std::string_view& message) const;
     void stampOf(int entry, std::string_view line, ParsedStamp& stamp) const;
+    void stampBytes(int entry, std::string_view line, GlogStampBytes& out) const;
     char severityOf(int entry, std::string_view line) const
     {
         return line[m_entries[static_cast<std::size_t>(entry)].launcher.size()];
@@ -77,7 +88,6 @@ private:
         int globalRank = -1;
         int fractionDigits = 0; // 1..9
         StampKind kind = StampKind::None; // Glog or TorchLogs
-        ParsedStamp stamp; // kind and length set: what every line of the entry's stamp starts from
         int segment = -1; // the attempt `stream` belongs to
         int stream = -1;
     };
