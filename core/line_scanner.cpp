@@ -1,0 +1,297 @@
+// LineScanner's hot path: line(), which every line of every file goes through, and the shortcuts it
+// takes for lines that repeat a known NCCL INFO prefix or glog header and say nothing new. Every check in
+// a shortcut must agree with the full parse below it; tst_scan_shortcuts loads every input both ways.
+#include "line_scanner.h"
+
+#include "byte_compare.h"
+#include "severity_rules.h"
+#include "signature_catalog.h"
+#include "signature_matcher.h"
+
+#include <bit>
+#include <cstring>
+
+namespace rankscope {
+
+namespace {
+
+bool startsWith(std::string_view s, std::string_view p)
+{
+    return s.substr(0, p.size()) == p;
+}
+
+// Text pasted from an issue or a chat: drop quote markers, code fences' backticks and markdown emphasis.
+std::string unwrapPasted(std::string_view line)
+{
+    std::string out;
+    out.reserve(line.size());
+    std::string_view s = line;
+    while (startsWith(s, "> "))
+        s.remove_prefix(2);
+    for (size_t i = 0; i < s.size(); ++i) {
+        if ((s[i] == '*' || s[i] == '_') && i + 1 < s.size() && s[i + 1] == s[i]) {
+            ++i;
+            continue;
+        }
+        if (s[i] == '`')
+            continue;
+        out.push_back(s[i]);
+    }
+    return out;
+}
+
+} // namespace
+
+QString bytesToQString(std::string_view s)
+{
+    QString out =
+        QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size())); // invalid UTF-8 becomes U+FFFD
+    out.replace(QChar(u'\0'), QChar(u'\uFFFD'));
+    return out;
+}
+
+void LineScanner::line(std::string_view raw, qint64 offset, bool cut)
+{
+    ++m_lineNo;
+    if (m_keepOffsets)
+        m_out.info.lineOffsets.push_back(offset);
+    if (!raw.empty() && raw.back() == '\r')
+        raw.remove_suffix(1);
+    std::string unwrapped;
+    std::string_view text = raw;
+    if (m_pasted) {
+        unwrapped = unwrapPasted(raw);
+        text = unwrapped;
+    }
+    if (cut)
+        m_out.info.notes.push_back(
+            QStringLiteral("line %1 is longer than 1 MiB: cut, with a marker").arg(m_lineNo));
+
+    if (m_ctx.shortcuts && !m_pasted && !m_restartPending && plainLine(text))
+        return;
+    tellLastStamp(); // the full parse may open an event that takes it as its previous stamp
+
+    LinePrefix p;
+    int glogEntry = -1;
+    if (m_ctx.shortcuts && !m_pasted && m_glog.match(text, p)) {
+        glogEntry = m_glog.lastEntry();
+    } else {
+        p = parseLinePrefix(text);
+        if (!m_pasted)
+            m_glog.learn(text, p);
+    }
+    const LineClass c = classifyLine(p);
+    if (restartBefore(p) && m_lineNo > 1) {
+        ++m_segment;
+        m_out.restartLines.push_back(m_lineNo);
+        m_out.restartOffsets.push_back(offset);
+        m_repeat.forget(); // its streams are the previous attempt's
+    }
+    const int stream = streamIndex(p);
+    m_repeat.learn(text, p, stream);
+    if (glogEntry >= 0)
+        m_glog.setStream(glogEntry, m_segment, stream);
+    StreamStats& st = m_out.streams[static_cast<size_t>(stream)];
+    ++st.lines;
+
+    if (p.stamp.found() && p.stamp.kind != StampKind::Dmesg) {
+        if (m_out.yearSeen == 0 && p.stamp.year != 0)
+            m_out.yearSeen = p.stamp.year;
+        if (!st.hasStamp) {
+            st.firstStamp = p.stamp;
+            st.firstLine = m_lineNo;
+            st.hasStamp = true;
+        }
+        st.lastStamp = p.stamp;
+        st.lastLine = m_lineNo;
+        if (static_cast<size_t>(stream) < m_laterStamps.size())
+            m_laterStamps[static_cast<size_t>(stream)].valid = false; // older than this one
+        m_out.info.hasTimestamps = true;
+        m_records.stampSeen(p.stamp, m_lineNo);
+    }
+
+    if (m_records.continueRecord(p, c, text, m_lineNo))
+        return;
+
+    ++st.counts[static_cast<size_t>(c.severity)];
+    readFacts(p, text);
+    noteStep(p.message, stream);
+    if (p.nccl == NcclLevel::None && saysRestart(p.message)) { // torchrun's agent, never an NCCL line
+        // The agent may say both in a row: one restart, not two.
+        if (m_lastRestartMessage < 0 || m_lineNo - m_lastRestartMessage > 50)
+            m_restartPending = true; // the lines after this one are the next attempt's
+        m_lastRestartMessage = m_lineNo;
+        m_bannerPid.clear();
+    }
+
+    MatchResult match;
+    if (m_ctx.matcher)
+        match = m_ctx.matcher->match(text); // runs the literal prefilter first, once
+    Severity severity = c.severity;
+    int role = 3;
+    if (match) {
+        const Signature& sig = m_ctx.catalog->signatures[static_cast<size_t>(match.signature)];
+        role = static_cast<int>(sig.role);
+        if (sig.severity && *sig.severity > severity)
+            severity = *sig.severity;
+    }
+    if (severity < Severity::Warn && !match && c.shape != LineShape::TracebackStart)
+        return;
+
+    ScannedEvent ev;
+    ev.stream = stream;
+    ev.stamp = p.stamp;
+    ev.nccl = p.nccl != NcclLevel::None;
+    ev.rolePriority = role;
+    LogEvent& e = ev.event;
+    e.file = m_file;
+    e.line = m_lineNo;
+    e.severity = severity;
+    e.rank = p.globalRank >= 0 ? p.globalRank : p.launcherRank;
+    e.localRank = p.teeLocalRank;
+    e.pid = st.key.pid;
+    e.device = p.ncclDev;
+    e.host = st.key.host;
+    e.text = bytesToQString(raw);
+    if (cut)
+        e.text += QStringLiteral(" [… line cut at 1 MiB]");
+    e.message = bytesToQString(p.message);
+    e.signature = match.signature;
+    e.captures = std::move(match.captures);
+    m_records.open(std::move(ev), p, c);
+}
+
+inline bool LineScanner::plainLine(std::string_view text)
+{
+    const bool glogFirst = m_glogFirst;
+    if (glogFirst ? plainGlogLine(text) : plainNcclLine(text))
+        return true;
+    if (!(glogFirst ? plainNcclLine(text) : plainGlogLine(text)))
+        return false;
+    m_glogFirst = !glogFirst;
+    return true;
+}
+
+inline bool LineScanner::plainNcclLine(std::string_view text)
+{
+    std::string_view message;
+    int stream = -1;
+    return m_repeat.match(text, message, stream) && plainInfoLine(text, message, stream);
+}
+
+inline bool LineScanner::plainInfoLine(std::string_view text, std::string_view message, int stream)
+{
+    if (!message.empty()) {
+        switch (message[0]) {
+        case 'c': // the first letters of the identity lines (identity_facts.cpp) and of "step "
+        case 'n':
+        case '[':
+        case 'N':
+        case 'C':
+        case 'S':
+        case 'B':
+        case 's':
+            return false;
+        default:
+            break;
+        }
+    }
+    if (std::memchr(message.data(), '>', std::min<size_t>(message.size(), 164)))
+        return false; // maybe "file.cc:123 -> 2"
+    if (m_ctx.matcher && m_ctx.matcher->mayMatch(text))
+        return false;
+    StreamStats& st = m_out.streams[static_cast<size_t>(stream)];
+    ++st.lines;
+    ++st.counts[static_cast<size_t>(Severity::Info)];
+    return true;
+}
+
+inline bool LineScanner::plainGlogLine(std::string_view text)
+{
+    const int entry = m_glog.headerEntry(text);
+    if (entry < 0 || m_glog.severityOf(entry, text) != 'I'
+        || m_records.collecting(m_glog.launcherRankOf(entry), m_glog.teeLocalRankOf(entry)))
+        return false;
+    const int stream = m_glog.stream(entry, m_segment);
+    if (stream < 0 || !m_out.streams[static_cast<size_t>(stream)].hasStamp)
+        return false;
+    std::string_view m = text.substr(m_glog.headerEnd(entry));
+    if (!isPlainInfoMessage(m)) { // the exact rules: leading spaces, an NCCL prefix, a fact, the class
+        if (!m_glog.messageOf(entry, text, m) || (!m.empty() && m[0] == '#'))
+            return false;
+        const LineClass c = classifyMessage('I', m);
+        if (c.severity != Severity::Info || c.shape != LineShape::Plain)
+            return false;
+    }
+    if (saysRestart(m) || (m_ctx.matcher && m_ctx.matcher->mayMatch(text)))
+        return false;
+    StreamStats& st = m_out.streams[static_cast<size_t>(stream)];
+    ++st.lines;
+    ++st.counts[static_cast<size_t>(Severity::Info)];
+    st.lastLine = m_lineNo;
+    if (m_records.waitingForStamp()) { // an earlier event takes this stamp as its next one: now
+        tellLastStamp();
+        m_glog.stampOf(entry, text, st.lastStamp);
+        if (static_cast<size_t>(stream) < m_laterStamps.size())
+            m_laterStamps[static_cast<size_t>(stream)].valid = false;
+        m_records.stampSeen(st.lastStamp, m_lineNo);
+    } else {
+        // Kept as bytes: the stream's next line will most likely replace it.
+        if (m_laterStamps.size() <= static_cast<size_t>(stream))
+            m_laterStamps.resize(static_cast<size_t>(stream) + 1);
+        LaterStamp& later = m_laterStamps[static_cast<size_t>(stream)];
+        m_glog.stampBytes(entry, text, later.bytes);
+        later.valid = true;
+        m_untoldStream = stream;
+        m_untoldLine = m_lineNo;
+    }
+    noteStep(m, stream);
+    return true;
+}
+
+inline void LineScanner::tellLastStamp()
+{
+    if (m_untoldStream < 0)
+        return;
+    const ParsedStamp s = m_laterStamps[static_cast<size_t>(m_untoldStream)].bytes.parse();
+    m_records.stampSeen(s, m_untoldLine);
+    m_untoldStream = -1;
+}
+
+inline void LineScanner::noteStep(std::string_view message, int stream)
+{
+    if (message.size() < 5 || message[0] != 's' || message.substr(0, 5) != "step ")
+        return;
+    if (m_stepDigits.size() <= static_cast<size_t>(stream))
+        m_stepDigits.resize(static_cast<size_t>(stream) + 1);
+    StepDigits& step = m_stepDigits[static_cast<size_t>(stream)];
+    if (message.size() >= 5 + 8) {
+        // Eight bytes at once: the high bit of each byte that is no digit, the first of them ends it.
+        const quint64 word = loadWord(message.data() + 5);
+        const quint64 x = word ^ 0x3030303030303030ull; // digits become 0..9
+        const quint64 nonDigit =
+            (((x & 0x7F7F7F7F7F7F7F7Full) + 0x7676767676767676ull) | x) & 0x8080808080808080ull;
+        if (nonDigit != 0) {
+            std::memcpy(step.digits, &word, 8);
+            step.size = static_cast<quint8>(std::countr_zero(nonDigit) / 8);
+            return;
+        }
+    }
+    const std::string_view rest = message.substr(5, sizeof(StepDigits::digits));
+    quint8 digits = 0;
+    for (const char c : rest) {
+        if (static_cast<unsigned>(c - '0') > 9u)
+            break;
+        step.digits[digits++] = c;
+    }
+    step.size = digits;
+}
+
+inline bool LineScanner::saysRestart(std::string_view message)
+{
+    return !message.empty() && std::memchr(message.data(), 'w', message.size())
+        && (message.find("will restart worker group") != std::string_view::npos
+            || message.find("Restarting worker group") != std::string_view::npos);
+}
+
+} // namespace rankscope

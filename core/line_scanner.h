@@ -1,0 +1,116 @@
+// The per-line work of scanning one log file: attribution to a stream, stamps, severity, multi-line
+// records, identity facts, restarts and signature hits, with shortcuts for the lines that repeat a known
+// NCCL or glog prefix and say nothing new (ScanContext::shortcuts turns them off; the results must not
+// change). scanFile() feeds it the file's lines in order.
+#pragma once
+
+#include "file_scanner.h"
+#include "line_prefix.h"
+#include "record_builder.h"
+#include "repeated_glog_prefix.h"
+#include "repeated_nccl_prefix.h"
+
+#include <QString>
+#include <array>
+#include <map>
+#include <string>
+#include <string_view>
+#include <tuple>
+#include <unordered_map>
+#include <vector>
+
+namespace rankscope {
+
+// Bytes of a log as text: invalid UTF-8 and NUL become U+FFFD.
+QString bytesToQString(std::string_view bytes);
+
+class LineScanner
+{
+public:
+    LineScanner(FileScan& out, const ScanContext& ctx, int fileIndex)
+        : m_out(out)
+        , m_ctx(ctx)
+        , m_file(fileIndex)
+        , m_records(out, ctx)
+    {
+    }
+
+    void line(std::string_view raw, qint64 offset, bool cut);
+    void finish();
+    void setPasted(bool pasted) { m_pasted = pasted; }
+    void keepOffsets(bool keep) { m_keepOffsets = keep; }
+    qint64 lineCount() const { return m_lineNo; }
+
+private:
+    // The shortcuts (inline: defined and used in line_scanner.cpp only, where line() takes them on every
+    // line; out of line they cost 5 % more instructions). The two shortcuts, the one that took the line
+    // before first: a file is NCCL lines or console lines.
+    inline bool plainLine(std::string_view text);
+    inline bool plainNcclLine(std::string_view text);
+
+    // A line that repeats the NCCL INFO prefix of its stream: when its message cannot carry an identity
+    // fact, a restart banner, a return trail or a step, and no signature can match it, counting it is
+    // all there is to do. Returns false to send the line through the full parse.
+    inline bool plainInfoLine(std::string_view text, std::string_view message, int stream);
+
+    // A glog line that repeats a remembered header ("[default4]:[rank36]:I0314 02:10:43.212000 53386
+    // train.py:212] step 2790 | loss ..."): an INFO line of a known stream, whose message is no traceback,
+    // exception, fact, restart or signature, only adds to its stream's counts and last stamp. Returns false
+    // to send the line through the full parse.
+    inline bool plainGlogLine(std::string_view text);
+
+    // The last stamped line, when the console shortcut kept its stamp as bytes: the record builder is told
+    // of it before anything can ask it for the previous stamp.
+    inline void tellLastStamp();
+
+    // "step 2790 | loss ...": the stream's last step, kept as bytes and made a QString in finish().
+    inline void noteStep(std::string_view message, int stream);
+
+    // torchrun's agent announcing the next attempt. 'w' is a rare letter: most messages are passed over
+    // by one memchr.
+    static inline bool saysRestart(std::string_view message);
+    int streamIndex(const LinePrefix& p);
+    int remember(int stream);
+
+    // Elastic restarts inside one file: torchrun's agent says so, or a rank prints a new NCCL banner from a
+    // new process. Returns true when the line starts a new attempt.
+    bool restartBefore(const LinePrefix& p);
+    void readFacts(const LinePrefix& p, std::string_view text);
+    FileScan& m_out;
+    const ScanContext& m_ctx;
+    int m_file;
+    RecordBuilder m_records;
+    RepeatedNcclPrefix m_repeat;
+    RepeatedGlogPrefix m_glog;
+    struct StepDigits
+    {
+        char digits[20];
+        quint8 size = 0;
+    };
+    std::vector<StepDigits> m_stepDigits; // per stream: the number of its last "step N" line
+    qint64 m_lineNo = 0;
+    bool m_pasted = false;
+    bool m_keepOffsets = true;
+    bool m_glogFirst = false; // the glog shortcut took the last plain line
+    struct LaterStamp
+    {
+        GlogStampBytes bytes;
+        bool valid = false; // newer than the stream's lastStamp, which it replaces in finish()
+    };
+    std::vector<LaterStamp> m_laterStamps; // per stream
+    int m_untoldStream = -1; // the stream of the last stamped line, when the record builder has not seen it
+    qint64 m_untoldLine = 0;
+    std::unordered_multimap<quint64, int> m_streamByHash;
+    std::vector<std::string> m_streamHosts; // host bytes of each stream, for allocation-free compares
+    int m_lastStream = -1;
+    std::array<int, 16> m_recent = { -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1 };
+    size_t m_recentHit = 0; // the slot of the last stream found there
+    size_t m_recentNext = 0; // the slot the next stream found by hash goes to
+    int m_segment = 0;
+    bool m_restartPending = false;
+    qint64 m_lastRestartMessage = -1;
+    using Channel = std::tuple<int, int, int, std::string>;
+    std::map<Channel, qint64> m_bannerPid; // pid of each channel's last "NCCL version" banner
+};
+
+} // namespace rankscope

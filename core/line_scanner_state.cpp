@@ -1,0 +1,145 @@
+// LineScanner's bookkeeping off the hot path: the stream of a new prefix, elastic restarts inside a file,
+// NCCL identity facts, and what finish() hands to the FileScan.
+#include "identity_facts.h"
+#include "line_scanner.h"
+
+namespace rankscope {
+
+namespace {
+
+bool startsWith(std::string_view s, std::string_view p)
+{
+    return s.substr(0, p.size()) == p;
+}
+
+} // namespace
+
+void LineScanner::finish()
+{
+    for (size_t i = 0; i < m_laterStamps.size() && i < m_out.streams.size(); ++i) {
+        if (m_laterStamps[i].valid)
+            m_out.streams[i].lastStamp = m_laterStamps[i].bytes.parse();
+    }
+    m_records.finish();
+    for (size_t i = 0; i < m_stepDigits.size() && i < m_out.streams.size(); ++i) {
+        if (m_stepDigits[i].size > 0)
+            m_out.streams[i].lastStep =
+                bytesToQString(std::string_view(m_stepDigits[i].digits, m_stepDigits[i].size));
+    }
+}
+
+int LineScanner::streamIndex(const LinePrefix& p)
+{
+    StreamKey key;
+    key.launcherRank = p.launcherRank;
+    key.teeLocalRank = p.teeLocalRank;
+    key.globalRank = p.globalRank;
+    key.pid = p.pid >= 0 ? p.pid : p.rayPid;
+    key.dev = p.ncclDev;
+    key.segment = m_segment;
+    std::string_view host = !p.ncclHost.empty() ? p.ncclHost : !p.pdshHost.empty() ? p.pdshHost : p.rayIp;
+    host = shortHostName(host);
+    // The hot path: most lines belong to the stream of the line before. Keys are compared on plain
+    // fields and the host bytes, so no QString is made unless the stream is new.
+    auto same = [&](int index) {
+        const StreamKey& k = m_out.streams[static_cast<size_t>(index)].key;
+        return k.launcherRank == key.launcherRank && k.teeLocalRank == key.teeLocalRank
+            && k.globalRank == key.globalRank && k.pid == key.pid && k.dev == key.dev
+            && k.segment == key.segment && m_streamHosts[static_cast<size_t>(index)] == host;
+    };
+    if (m_lastStream >= 0 && same(m_lastStream))
+        return m_lastStream;
+    // An interleaved console takes turns between a few streams: try the recent ones, the one after the
+    // last hit first, before hashing the key.
+    for (size_t k = 1; k <= m_recent.size(); ++k) {
+        const size_t slot = (m_recentHit + k) % m_recent.size();
+        if (m_recent[slot] >= 0 && same(m_recent[slot])) {
+            m_recentHit = slot;
+            return m_lastStream = m_recent[slot];
+        }
+    }
+    quint64 h = static_cast<quint64>(key.launcherRank + 2) * 1000003u;
+    h = (h ^ static_cast<quint64>(key.teeLocalRank + 2)) * 1000003u;
+    h = (h ^ static_cast<quint64>(key.globalRank + 2)) * 1000003u;
+    h = (h ^ static_cast<quint64>(key.pid + 2)) * 1000003u;
+    h = (h ^ static_cast<quint64>(key.dev + 2)) * 1000003u;
+    h = (h ^ static_cast<quint64>(key.segment)) * 1000003u;
+    h ^= std::hash<std::string_view>()(host);
+    auto [it, end] = m_streamByHash.equal_range(h);
+    for (; it != end; ++it) {
+        if (same(it->second))
+            return m_lastStream = remember(it->second);
+    }
+    key.host = bytesToQString(host);
+    StreamStats st;
+    st.key = std::move(key);
+    m_out.streams.push_back(std::move(st));
+    m_streamHosts.emplace_back(host);
+    const int index = static_cast<int>(m_out.streams.size()) - 1;
+    m_streamByHash.emplace(h, index);
+    return m_lastStream = remember(index);
+}
+
+int LineScanner::remember(int stream)
+{
+    m_recentHit = m_recentNext;
+    m_recent[m_recentNext] = stream;
+    m_recentNext = (m_recentNext + 1) % m_recent.size();
+    return stream;
+}
+
+bool LineScanner::restartBefore(const LinePrefix& p)
+{
+    if (m_restartPending) {
+        m_restartPending = false;
+        return true;
+    }
+    if (p.nccl != NcclLevel::Info || p.pid < 0 || !startsWith(p.message, "NCCL version"))
+        return false;
+    // Only where one channel is one process: a prefixed channel, or a file named after its rank.
+    const bool channelKnown = p.launcherRank >= 0 || p.teeLocalRank >= 0 || p.globalRank >= 0
+        || m_out.hints.rank >= 0 || m_out.hints.localRank >= 0;
+    if (!channelKnown)
+        return false;
+    // The host is part of the channel: a console of several nodes has a [default3]: on each.
+    const Channel ch { p.launcherRank, p.teeLocalRank, p.globalRank, std::string(shortHostName(p.ncclHost)) };
+    auto it = m_bannerPid.find(ch);
+    if (it == m_bannerPid.end()) {
+        m_bannerPid.emplace(ch, p.pid);
+        return false;
+    }
+    if (it->second == p.pid)
+        return false;
+    m_bannerPid.clear();
+    m_bannerPid.emplace(ch, p.pid);
+    return true;
+}
+
+void LineScanner::readFacts(const LinePrefix& p, std::string_view text)
+{
+    const bool testsHeader = p.nccl == NcclLevel::None && !p.message.empty() && p.message[0] == '#';
+    if (p.nccl != NcclLevel::Info && !testsHeader)
+        return; // most lines: no fact to build (an IdentityFact holds QStrings)
+    IdentityFact f;
+    bool found = false;
+    if (p.nccl == NcclLevel::Info)
+        found = parseNcclIdentity(p.message, f);
+    else if (startsWith(p.message, "#  Rank") || startsWith(p.message, "# Rank"))
+        found = parseNcclTestsRank(p.message, f);
+    if (!found)
+        return;
+    (void)text;
+    f.file = m_file;
+    f.line = m_lineNo;
+    if (f.host.isEmpty())
+        f.host = bytesToQString(shortHostName(p.ncclHost));
+    else
+        f.host = bytesToQString(shortHostName(f.host.toStdString()));
+    if (f.pid < 0)
+        f.pid = p.pid;
+    if (f.ncclDev < 0)
+        f.ncclDev = p.ncclDev;
+    m_out.facts.push_back(std::move(f));
+}
+
+} // namespace rankscope
