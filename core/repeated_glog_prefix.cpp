@@ -145,17 +145,18 @@ void RepeatedGlogPrefix::learn(std::string_view line, const LinePrefix& p)
 
 bool RepeatedGlogPrefix::match(std::string_view line, LinePrefix& out)
 {
-    Repeat r;
-    if (!matchRepeat(line, r))
+    const int i = headerEntry(line);
+    std::string_view message;
+    if (i < 0 || !messageOf(i, line, message))
         return false;
-    const Entry& e = m_entries[static_cast<std::size_t>(r.entry)];
+    const Entry& e = m_entries[static_cast<std::size_t>(i)];
     out = LinePrefix {};
     out.launcherRank = e.launcherRank;
     out.teeLocalRank = e.teeLocalRank;
     out.globalRank = e.globalRank;
     out.afterLauncher = line.substr(e.launcher.size());
-    out.message = r.message;
-    out.stamp = r.stamp;
+    out.message = message;
+    stampOf(i, line, out.stamp);
     return true;
 }
 
@@ -205,21 +206,6 @@ std::size_t RepeatedGlogPrefix::headerEnd(int entry) const
 bool RepeatedGlogPrefix::messageOf(int entry, std::string_view line, std::string_view& message) const
 {
     return messageAt(line, headerEnd(entry), message);
-}
-
-bool RepeatedGlogPrefix::matchRepeat(std::string_view line, Repeat& out)
-{
-    const int i = headerEntry(line);
-    std::string_view message;
-    if (i < 0 || !messageOf(i, line, message))
-        return false;
-    const Entry& e = m_entries[static_cast<std::size_t>(i)];
-    out.entry = i;
-    out.launcherRank = e.launcherRank;
-    out.teeLocalRank = e.teeLocalRank;
-    out.message = message;
-    stampOf(i, line, out.stamp);
-    return true;
 }
 
 void RepeatedGlogPrefix::stampOf(int entry, std::string_view line, ParsedStamp& s) const

@@ -33,21 +33,10 @@ public:
     void learn(std::string_view line, const LinePrefix& p);
     // True when `line` repeats a remembered prefix; `out` is then what parseLinePrefix(line) returns.
     bool match(std::string_view line, LinePrefix& out);
-    // What match() reads from a line: which entry it repeats, its stamp and its message. The rest of the
-    // LinePrefix follows from the entry, and so does the scanner's stream within one attempt.
-    struct Repeat
-    {
-        int entry = -1;
-        int launcherRank = -1;
-        int teeLocalRank = -1;
-        ParsedStamp stamp;
-        std::string_view message;
-    };
-    bool matchRepeat(std::string_view line, Repeat& out);
     // The entry match() used last.
     int lastEntry() const { return m_lastHit; }
 
-    // The parts of matchRepeat(), for a caller that reads the message its own way: the entry whose
+    // The steps of match(), for a caller that reads the message its own way: the entry whose
     // launcher, header (any severity letter) and tail `line` repeats, or -1; where that header ends; the
     // message as match() finds it (false when parseLinePrefix would read an NCCL prefix in it); the stamp.
     int headerEntry(std::string_view line);
