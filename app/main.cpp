@@ -1,4 +1,5 @@
 // One binary: the GUI when given nothing or files, the CLI when given a subcommand.
+#include "allocator_tuning.h"
 #include "cli.h"
 #include "gui_main.h"
 
@@ -6,6 +7,7 @@
 
 int main(int argc, char** argv)
 {
+    rankscope::tuneAllocator();
     QStringList args;
     for (int i = 1; i < argc; ++i)
         args.push_back(QString::fromLocal8Bit(argv[i]));
