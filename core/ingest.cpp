@@ -5,6 +5,7 @@
 #include "input_discovery.h"
 
 #include <QFileInfo>
+#include <algorithm>
 #include <atomic>
 #include <map>
 #include <thread>
@@ -13,7 +14,7 @@ namespace rankscope {
 
 namespace {
 
-// Scans files on all cores; each worker pulls the next file index, so big files don't stall the rest.
+// Scans files on all cores; each worker pulls the next file, so big files don't stall the rest.
 std::vector<FileScan> scanAll(const std::vector<InputFile>& files, const LoadOptions& options,
     const CancelToken* cancel, const ProgressFn& progress)
 {
@@ -22,6 +23,12 @@ std::vector<FileScan> scanAll(const std::vector<InputFile>& files, const LoadOpt
     for (const InputFile& f : files)
         total += f.size;
     std::atomic<qint64> done { 0 };
+    // Largest first: the last files to finish are then small ones, and no core waits on a big one alone.
+    std::vector<size_t> order(files.size());
+    for (size_t i = 0; i < order.size(); ++i)
+        order[i] = i;
+    std::stable_sort(
+        order.begin(), order.end(), [&files](size_t a, size_t b) { return files[a].size > files[b].size; });
     std::atomic<size_t> next { 0 };
     ScanContext ctx;
     ctx.catalog = options.catalog;
@@ -32,9 +39,10 @@ std::vector<FileScan> scanAll(const std::vector<InputFile>& files, const LoadOpt
     ctx.shortcuts = options.shortcuts;
     auto worker = [&] {
         for (;;) {
-            const size_t i = next.fetch_add(1);
-            if (i >= files.size() || (cancel && cancel->isCancelled()))
+            const size_t k = next.fetch_add(1);
+            if (k >= files.size() || (cancel && cancel->isCancelled()))
                 return;
+            const size_t i = order[k];
             scans[i] = scanFile(files[i], static_cast<int>(i), ctx);
         }
     };

@@ -14,7 +14,7 @@ namespace {
 
 // Longer atoms let the scan sample fewer positions; a length is used only if every pattern still has
 // atoms at that length (otherwise that pattern would have to run on every line).
-constexpr int kAtomLengths[] = { 12, 10, 8, 6 };
+constexpr int kAtomLengths[] = { 13, 12, 10, 8, 6 };
 constexpr std::size_t kGram = 4;
 // A byte per hash (128 KB, in L2): one load and no shift per sample. It measured faster than a 16 KB
 // bitmap in L1 whose bit extraction costs three more instructions per sample.
