@@ -7,9 +7,11 @@
 #include <QHash>
 #include <QRegularExpression>
 #include <QSet>
+#include <future>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <re2/re2.h>
+#include <thread>
 
 // Q_INIT_RESOURCE must be used at global scope (it declares the generated initialiser).
 static void initBuiltinSignatureResource()
@@ -384,11 +386,27 @@ CatalogLoadResult loadCatalogDir(const QString& dir)
         result.errors << dir + QStringLiteral(": catalog folder does not exist");
         return result;
     }
-    const QStringList names = d.entryList({ QStringLiteral("*.json") }, QDir::Files, QDir::Name);
-    for (const QString& fileName : names) {
-        if (fileName == QLatin1String("schema.json"))
-            continue; // the JSON Schema describing catalog files, not a catalog file
-        CatalogLoadResult one = loadCatalogFile(d.filePath(fileName));
+    QStringList names = d.entryList({ QStringLiteral("*.json") }, QDir::Files, QDir::Name);
+    // The JSON Schema describing catalog files, not a catalog file.
+    names.removeAll(QStringLiteral("schema.json"));
+    // Parsing the files and compiling their patterns is a third of the CLI's start-up: a second core
+    // takes every other file. The results are merged in name order, as if read one by one.
+    std::vector<CatalogLoadResult> loaded(static_cast<std::size_t>(names.size()));
+    auto loadEvery = [&](qsizetype first) {
+        for (qsizetype i = first; i < names.size(); i += 2)
+            loaded[static_cast<std::size_t>(i)] = loadCatalogFile(d.filePath(names[i]));
+    };
+    std::future<void> odd;
+    if (names.size() > 1 && std::thread::hardware_concurrency() > 1)
+        odd = std::async(std::launch::async, loadEvery, 1);
+    else
+        loadEvery(1);
+    loadEvery(0);
+    if (odd.valid())
+        odd.get();
+    for (qsizetype i = 0; i < names.size(); ++i) {
+        const QString& fileName = names[i];
+        CatalogLoadResult& one = loaded[static_cast<std::size_t>(i)];
         result.errors << one.errors;
         result.notes << one.notes;
         for (Signature& s : one.catalog.signatures) {
