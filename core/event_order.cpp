@@ -2,7 +2,6 @@
 
 #include <QDate>
 #include <QFileInfo>
-#include <QStringMatcher>
 #include <algorithm>
 #include <map>
 
@@ -69,15 +68,23 @@ void orderEvents(std::vector<FileScan>& scans, Incident& inc)
 
     QStringList untimedFiles;
     const int fileBase = static_cast<int>(inc.files.size());
+    std::size_t eventCount = inc.events.size();
+    for (const FileScan& s : scans)
+        eventCount += s.events.size();
+    inc.events.reserve(eventCount);
+    std::vector<bool> ncclWarnText; // per event, for the sort below
+    ncclWarnText.reserve(eventCount);
+    for (const LogEvent& e : inc.events) // none when called from buildIncident()
+        ncclWarnText.push_back(e.text.contains(QLatin1String(" NCCL WARN ")));
     for (size_t fi = 0; fi < scans.size(); ++fi) {
         FileScan& s = scans[fi];
         if (!s.info.hasTimestamps && !s.events.empty())
             untimedFiles.push_back(s.info.displayPath);
         for (ScannedEvent& ev : s.events) {
-            LogEvent e = std::move(ev.event);
+            LogEvent& e = inc.events.emplace_back(std::move(ev.event));
             e.file = fileBase + static_cast<int>(fi);
             e.time = ev.stamp.found() ? resolve(ev.stamp, year) : inferTime(ev, year);
-            inc.events.push_back(std::move(e));
+            ncclWarnText.push_back(ev.ncclWarnText);
         }
         // Rank activity span from its streams' stamped lines.
         for (const StreamStats& st : s.streams) {
@@ -109,8 +116,7 @@ void orderEvents(std::vector<FileScan>& scans, Incident& inc)
     // Timed events by time; at equal times NCCL's own line first (it is where errors originate), then
     // the milder severity (the fingerprint is an early WARN, then the ERROR that carries it); untimed
     // events keep their file order after the timed ones.
-    // The keys are computed once per event: the NCCL WARN test searches the text, which a comparator
-    // would repeat on every comparison.
+    // The keys are computed once per event, and the NCCL WARN test was made on the line's bytes by the scan.
     struct Key
     {
         bool timed;
@@ -121,14 +127,12 @@ void orderEvents(std::vector<FileScan>& scans, Incident& inc)
         qint64 line;
         std::size_t index;
     };
-    static const QStringMatcher ncclWarn(u" NCCL WARN "); // QString::contains(QLatin1String) costs 3x more
     std::vector<Key> keys;
     keys.reserve(inc.events.size());
     for (std::size_t i = 0; i < inc.events.size(); ++i) {
         const LogEvent& e = inc.events[i];
         keys.push_back({ e.time.valid, e.time.valid ? e.time.ms : 0,
-            e.message.size() != e.text.size() && ncclWarn.indexIn(e.text) >= 0, e.severity, e.file, e.line,
-            i });
+            e.message.size() != e.text.size() && ncclWarnText[i], e.severity, e.file, e.line, i });
     }
     std::sort(keys.begin(), keys.end(), [](const Key& a, const Key& b) {
         if (a.timed != b.timed)

@@ -93,6 +93,7 @@ void scanErrorJson(const InputFile& input, int fileIndex, FileScan& out)
     const QString text = bytesToQString(message);
     e.message = text.section(QLatin1Char('\n'), 0, 0);
     e.text = QStringLiteral("error.json: ") + e.message;
+    ev.ncclWarnText = e.text.contains(QLatin1String(" NCCL WARN "));
     QStringList more = text.split(QLatin1Char('\n')).mid(1);
     more += bytesToQString(callstack).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
     if (more.size() > kMaxRecordLines)

@@ -50,6 +50,7 @@ struct ScannedEvent
     ParsedStamp prevStamp, nextStamp; // nearest stamped lines of the same file, for inference
     qint64 prevStampLine = -1, nextStampLine = -1;
     bool nccl = false;
+    bool ncclWarnText = false; // event.text holds " NCCL WARN " (found in the bytes, before decoding)
     int rolePriority = 3; // 0 cause, 1 symptom, 2 context, 3 no signature
 };
 
