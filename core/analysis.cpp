@@ -1,10 +1,12 @@
 #include "analysis.h"
 
+#include "background_release.h"
 #include "ingest.h"
 #include "signature_matcher.h"
 
 #include <QFileInfo>
 #include <future>
+#include <memory>
 
 namespace rankscope {
 
@@ -31,23 +33,28 @@ void diagnoseAttempt(AttemptAnalysis& a, const Catalog& catalog, const TopologyS
 
 Analysis analyze(const AnalysisRequest& request, const CancelToken* cancel, const ProgressFn& progress)
 {
+    // Declared first, destroyed last: what it frees in the background is freed before analyze() returns.
+    BackgroundRelease release;
     Analysis out;
     // Listing a folder of a thousand files takes as long as compiling the catalog: both at once.
     std::future<Discovery> listing = std::async(
         std::launch::async, [&] { return discoverInputs(request.logPaths, request.pastedText, cancel); });
     out.catalog = loadDefaultCatalog(request.signatureDirs);
-    SignatureMatcher matcher(out.catalog.catalog);
-    if (!matcher.errorString().isEmpty())
-        out.catalog.errors << matcher.errorString();
+    auto matcher = std::make_unique<SignatureMatcher>(out.catalog.catalog);
+    if (!matcher->errorString().isEmpty())
+        out.catalog.errors << matcher->errorString();
 
     LoadOptions options;
     options.paths = request.logPaths;
     options.pastedText = request.pastedText;
     options.discovered = listing.get();
     options.catalog = &out.catalog.catalog;
-    options.matcher = &matcher;
+    options.matcher = matcher.get();
     options.lineIndex = request.lineIndex;
+    options.release = &release;
     LoadResult loaded = loadIncidents(options, cancel, progress);
+    options.matcher = nullptr;
+    release.release(std::move(matcher));
     // Captures given explicitly, plus those found among the log inputs.
     QStringList captures = request.topologyPaths;
     for (const QString& f : loaded.topologyFiles) {

@@ -1,6 +1,7 @@
 #include "ingest.h"
 
 #include "attribution.h"
+#include "background_release.h"
 #include "file_scanner.h"
 #include "input_discovery.h"
 
@@ -142,6 +143,8 @@ LoadResult loadIncidents(const LoadOptions& options, const CancelToken* cancel, 
             inc.label = QStringLiteral("incident");
         inc.skipped = skipped;
         buildIncident(attemptScans, inc);
+        if (options.release)
+            options.release->release(std::move(attemptScans));
         for (const FileInfo& f : inc.files) {
             for (const QString& note : f.notes)
                 inc.warnings.push_back(QStringLiteral("%1: %2").arg(f.displayPath, note));

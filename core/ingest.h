@@ -13,6 +13,8 @@
 
 namespace rankscope {
 
+class BackgroundRelease;
+
 class SignatureMatcher;
 struct Catalog;
 
@@ -28,6 +30,9 @@ struct LoadOptions
     // The inputs of `paths` and `pastedText`, when the caller listed them already (analyze() does so while
     // it compiles the catalog); otherwise loadIncidents() lists them.
     std::optional<Discovery> discovered;
+    // When set, each attempt's scan data is freed there once its incident is built (analyze() diagnoses
+    // meanwhile); otherwise here.
+    BackgroundRelease* release = nullptr;
     // Test hook: runs after the inputs are listed and before any is read (to delete or grow files then).
     std::function<void()> afterDiscovery;
 };
