@@ -68,23 +68,31 @@ void orderEvents(std::vector<FileScan>& scans, Incident& inc)
 
     QStringList untimedFiles;
     const int fileBase = static_cast<int>(inc.files.size());
-    std::size_t eventCount = inc.events.size();
+    // Each event is moved once, into its sorted place: `arrival` points at the events in the order they
+    // came in (those already in `inc`, then each file's), and the sort below permutes that order.
+    std::vector<LogEvent> earlier = std::move(inc.events);
+    inc.events.clear();
+    std::size_t eventCount = earlier.size();
     for (const FileScan& s : scans)
         eventCount += s.events.size();
-    inc.events.reserve(eventCount);
-    std::vector<bool> ncclWarnText; // per event, for the sort below
+    std::vector<LogEvent*> arrival;
+    arrival.reserve(eventCount);
+    std::vector<bool> ncclWarnText; // per event: its text holds " NCCL WARN "
     ncclWarnText.reserve(eventCount);
-    for (const LogEvent& e : inc.events) // none when called from buildIncident()
+    for (LogEvent& e : earlier) { // none when called from buildIncident()
+        arrival.push_back(&e);
         ncclWarnText.push_back(e.text.contains(QLatin1String(" NCCL WARN ")));
+    }
     for (size_t fi = 0; fi < scans.size(); ++fi) {
         FileScan& s = scans[fi];
         if (!s.info.hasTimestamps && !s.events.empty())
             untimedFiles.push_back(s.info.displayPath);
         for (ScannedEvent& ev : s.events) {
-            LogEvent& e = inc.events.emplace_back(std::move(ev.event));
+            LogEvent& e = ev.event;
             e.file = fileBase + static_cast<int>(fi);
             e.time = ev.stamp.found() ? resolve(ev.stamp, year) : inferTime(ev, year);
-            ncclWarnText.push_back(ev.ncclWarnText);
+            arrival.push_back(&e);
+            ncclWarnText.push_back(ev.ncclWarnText); // found in the line's bytes by the scan
         }
         // Rank activity span from its streams' stamped lines.
         for (const StreamStats& st : s.streams) {
@@ -116,7 +124,7 @@ void orderEvents(std::vector<FileScan>& scans, Incident& inc)
     // Timed events by time; at equal times NCCL's own line first (it is where errors originate), then
     // the milder severity (the fingerprint is an early WARN, then the ERROR that carries it); untimed
     // events keep their file order after the timed ones.
-    // The keys are computed once per event, and the NCCL WARN test was made on the line's bytes by the scan.
+    // The keys are computed once per event.
     struct Key
     {
         bool timed;
@@ -128,9 +136,9 @@ void orderEvents(std::vector<FileScan>& scans, Incident& inc)
         std::size_t index;
     };
     std::vector<Key> keys;
-    keys.reserve(inc.events.size());
-    for (std::size_t i = 0; i < inc.events.size(); ++i) {
-        const LogEvent& e = inc.events[i];
+    keys.reserve(arrival.size());
+    for (std::size_t i = 0; i < arrival.size(); ++i) {
+        const LogEvent& e = *arrival[i];
         keys.push_back({ e.time.valid, e.time.valid ? e.time.ms : 0,
             e.message.size() != e.text.size() && ncclWarnText[i], e.severity, e.file, e.line, i });
     }
@@ -149,11 +157,9 @@ void orderEvents(std::vector<FileScan>& scans, Incident& inc)
             return a.line < b.line;
         return a.index < b.index; // what stable_sort kept: the order the events came in
     });
-    std::vector<LogEvent> sorted;
-    sorted.reserve(inc.events.size());
+    inc.events.reserve(keys.size());
     for (const Key& k : keys)
-        sorted.push_back(std::move(inc.events[k.index]));
-    inc.events = std::move(sorted);
+        inc.events.push_back(std::move(*arrival[k.index]));
 
     // First WARN per rank: by time where known, else the first in file order (events are sorted so).
     inc.firstWarn = -1;
