@@ -30,8 +30,9 @@ bool isCliInvocation(const QStringList& args)
     if (args.isEmpty())
         return false;
     static const QStringList commands { QStringLiteral("diagnose"), QStringLiteral("topology"),
-        QStringLiteral("capture-topology"), QStringLiteral("signatures"), QStringLiteral("verify"), QStringLiteral("--version"),
-        QStringLiteral("-v"), QStringLiteral("--help"), QStringLiteral("-h"), QStringLiteral("help") };
+        QStringLiteral("capture-topology"), QStringLiteral("signatures"), QStringLiteral("verify"),
+        QStringLiteral("--version"), QStringLiteral("-v"), QStringLiteral("--help"), QStringLiteral("-h"),
+        QStringLiteral("help") };
     return commands.contains(args.front());
 }
 

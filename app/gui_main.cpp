@@ -1,5 +1,5 @@
-#include "gui_main.h"
-
+// rankscope-gui: the window, on the inputs given. `rankscope` without a subcommand starts it (gui_launch.h).
+#include "allocator_tuning.h"
 #include "main_window.h"
 
 #include <QApplication>
@@ -10,6 +10,9 @@
 
 namespace rankscope {
 
+namespace {
+
+// Starts the window on the given inputs; with --screenshot FILE it renders once to a PNG and exits.
 int runGui(int& argc, char** argv, const QStringList& args)
 {
     QApplication app(argc, argv);
@@ -61,4 +64,15 @@ int runGui(int& argc, char** argv, const QStringList& args)
     return 0;
 }
 
+} // namespace
+
 } // namespace rankscope
+
+int main(int argc, char** argv)
+{
+    rankscope::tuneAllocator();
+    QStringList args;
+    for (int i = 1; i < argc; ++i)
+        args.push_back(QString::fromLocal8Bit(argv[i]));
+    return rankscope::runGui(argc, argv, args);
+}
