@@ -125,8 +125,10 @@ bool parseNcclIdentity(std::string_view m, IdentityFact& f)
     if (m.empty())
         return false;
     switch (m[0]) {
-    case 'c':
-        return parseNodeInfo(m, f) || parseInit(m, f);
+    case 'c': // each regex needs its literal: most 'c' lines ("cudaDriverVersion", "comm ... Destroy") skip
+              // both
+        return (m.find(" nNodes ") != std::string_view::npos && parseNodeInfo(m, f))
+            || (m.find("Init ") != std::string_view::npos && parseInit(m, f));
     case 'n':
     case '[':
         return m.find("Init ") != std::string_view::npos && parseInit(m, f);

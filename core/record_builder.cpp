@@ -123,7 +123,7 @@ void RecordBuilder::append(Open& rec, std::string_view text, const LinePrefix& p
         e.severity = c.severity;
     // A continuation line can carry the real message ("Last error: NET/IB ..."): keep the best signature.
     if (m_ctx.matcher && m_ctx.matcher->mayMatch(text)) {
-        MatchResult r = m_ctx.matcher->match(text);
+        MatchResult r = m_ctx.matcher->matchBefore(text, ev.rolePriority);
         if (r) {
             const Signature& sig = m_ctx.catalog->signatures[static_cast<size_t>(r.signature)];
             const int role = static_cast<int>(sig.role);

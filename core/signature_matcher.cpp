@@ -26,7 +26,8 @@ struct SignatureMatcher::Impl
     QStringList unfiltered; // "id pattern N"
 
     bool prefilter(std::string_view line) const { return valid && literals.mayMatch(line); }
-    MatchResult captures(int pattern, std::string_view line) const;
+    // `matched`: the Set has already found this pattern in the line.
+    MatchResult captures(int pattern, std::string_view line, bool matched) const;
     std::vector<int> hits(std::string_view line) const; // pattern indexes
 };
 
@@ -46,11 +47,16 @@ std::vector<int> SignatureMatcher::Impl::hits(std::string_view line) const
     return out;
 }
 
-MatchResult SignatureMatcher::Impl::captures(int pattern, std::string_view line) const
+MatchResult SignatureMatcher::Impl::captures(int pattern, std::string_view line, bool matched) const
 {
     const RE2& re = *regexps[static_cast<std::size_t>(pattern)];
     MatchResult result;
     const int groups = re.NumberOfCapturingGroups();
+    if (groups == 0 && matched) { // nothing to extract, and the Set has found the pattern already
+        result.signature = patternSignature[static_cast<std::size_t>(pattern)];
+        result.pattern = patternLocal[static_cast<std::size_t>(pattern)];
+        return result;
+    }
     std::vector<re2::StringPiece> sub(static_cast<std::size_t>(groups + 1));
     if (!re.Match(line, 0, line.size(), RE2::UNANCHORED, sub.data(), groups + 1))
         return result;
@@ -172,23 +178,26 @@ bool SignatureMatcher::mayMatch(std::string_view line) const
 
 MatchResult SignatureMatcher::match(std::string_view line) const
 {
+    return matchBefore(line, 3);
+}
+
+MatchResult SignatureMatcher::matchBefore(std::string_view line, int roleLimit) const
+{
     if (!d->prefilter(line))
         return {};
-    const std::vector<int> patterns = d->hits(line);
+    const auto role = [this](int pattern) {
+        return static_cast<int>(
+            d->roles[static_cast<std::size_t>(d->patternSignature[static_cast<std::size_t>(pattern)])]);
+    };
     int best = -1;
-    for (int p : patterns) {
-        if (best < 0)
-            best = p;
-        const auto role = [this](int pattern) {
-            return d->roles[static_cast<std::size_t>(d->patternSignature[static_cast<std::size_t>(pattern)])];
-        };
+    for (int p : d->hits(line)) {
         // Patterns are in catalog order, so the first pattern of the strongest role wins.
-        if (role(p) < role(best))
+        if (best < 0 || role(p) < role(best))
             best = p;
     }
-    if (best < 0)
+    if (best < 0 || role(best) >= roleLimit)
         return {};
-    return d->captures(best, line);
+    return d->captures(best, line, true);
 }
 
 std::vector<int> SignatureMatcher::matchAll(std::string_view line) const
@@ -209,7 +218,7 @@ MatchResult SignatureMatcher::matchSignature(int signature, std::string_view lin
     for (std::size_t p = 0; p < d->patternSignature.size(); ++p) {
         if (d->patternSignature[p] != signature)
             continue;
-        MatchResult r = d->captures(static_cast<int>(p), line);
+        MatchResult r = d->captures(static_cast<int>(p), line, false);
         if (r)
             return r;
     }

@@ -50,6 +50,9 @@ public:
     bool mayMatch(std::string_view line) const;
     // Best signature: role cause > symptom > context, then catalog order.
     MatchResult match(std::string_view line) const;
+    // The same, but empty unless the best signature's role ranks before `role` (0 cause, 1 symptom,
+    // 2 context): a continuation line that cannot improve on its record costs no capture extraction.
+    MatchResult matchBefore(std::string_view line, int role) const;
     // Every matching signature, in catalog order.
     std::vector<int> matchAll(std::string_view line) const;
     // Captures of one signature on a line it matches (empty result when it does not match).
