@@ -110,6 +110,31 @@ private Q_SLOTS:
         QVERIFY(!m.match("nothing here"));
     }
 
+    void matchBeforeStopsAtTheRoleLimit()
+    {
+        Catalog c;
+        c.signatures.push_back(makeSignature(QStringLiteral("sym"), SignatureRole::Symptom,
+            { QStringLiteral("watchdog timeout SeqNum=(?P<seq>\\d+)") }));
+        c.signatures.push_back(makeSignature(
+            QStringLiteral("cause-plain"), SignatureRole::Cause, { QStringLiteral("port went down") }));
+        const SignatureMatcher m(c);
+        QVERIFY(m.isValid());
+        const std::string symptom = "x watchdog timeout SeqNum=42 y";
+        // A record that already has a cause (0) or a symptom (1) cannot be improved by a symptom line.
+        QVERIFY(!m.matchBefore(symptom, 0));
+        QVERIFY(!m.matchBefore(symptom, 1));
+        const MatchResult r = m.matchBefore(symptom, 2);
+        QCOMPARE(r.signature, 0);
+        QCOMPARE(r.captures, (std::vector<Capture> { { QStringLiteral("seq"), QStringLiteral("42") } }));
+        QCOMPARE(m.match(symptom).captures, r.captures);
+        // A pattern without groups: matched through the Set alone, and never matched where it is absent.
+        const MatchResult plain = m.matchBefore("mlx5_0 port went down", 1);
+        QCOMPARE(plain.signature, 1);
+        QVERIFY(plain.captures.empty());
+        QVERIFY(!m.matchSignature(1, "the port is up"));
+        QCOMPARE(m.matchSignature(1, "port went down").signature, 1);
+    }
+
     void optionalGroupsAreNotReported()
     {
         Catalog c;
