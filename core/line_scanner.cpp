@@ -4,6 +4,7 @@
 #include "line_scanner.h"
 
 #include "byte_compare.h"
+#include "literal_prefilter.h"
 #include "severity_rules.h"
 #include "signature_catalog.h"
 #include "signature_matcher.h"
@@ -48,6 +49,15 @@ QString bytesToQString(std::string_view s)
         QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size())); // invalid UTF-8 becomes U+FFFD
     out.replace(QChar(u'\0'), QChar(u'\uFFFD'));
     return out;
+}
+
+LineScanner::LineScanner(FileScan& out, const ScanContext& ctx, int fileIndex)
+    : m_out(out)
+    , m_ctx(ctx)
+    , m_prefilter(ctx.matcher ? ctx.matcher->literalPrefilter() : nullptr)
+    , m_file(fileIndex)
+    , m_records(out, ctx)
+{
 }
 
 void LineScanner::line(std::string_view raw, qint64 offset, bool cut)
@@ -199,7 +209,7 @@ inline bool LineScanner::plainInfoLine(std::string_view text, std::string_view m
     }
     if (std::memchr(message.data(), '>', std::min<size_t>(message.size(), 164)))
         return false; // maybe "file.cc:123 -> 2"
-    if (m_ctx.matcher && m_ctx.matcher->mayMatch(text))
+    if (m_prefilter && m_prefilter->mayMatch(text))
         return false;
     StreamStats& st = m_out.streams[static_cast<size_t>(stream)];
     ++st.lines;
@@ -224,7 +234,7 @@ inline bool LineScanner::plainGlogLine(std::string_view text)
         if (c.severity != Severity::Info || c.shape != LineShape::Plain)
             return false;
     }
-    if (saysRestart(m) || (m_ctx.matcher && m_ctx.matcher->mayMatch(text)))
+    if (saysRestart(m) || (m_prefilter && m_prefilter->mayMatch(text)))
         return false;
     StreamStats& st = m_out.streams[static_cast<size_t>(stream)];
     ++st.lines;

@@ -21,19 +21,15 @@
 
 namespace rankscope {
 
+class LiteralPrefilter;
+
 // Bytes of a log as text: invalid UTF-8 and NUL become U+FFFD.
 QString bytesToQString(std::string_view bytes);
 
 class LineScanner
 {
 public:
-    LineScanner(FileScan& out, const ScanContext& ctx, int fileIndex)
-        : m_out(out)
-        , m_ctx(ctx)
-        , m_file(fileIndex)
-        , m_records(out, ctx)
-    {
-    }
+    LineScanner(FileScan& out, const ScanContext& ctx, int fileIndex);
 
     void line(std::string_view raw, qint64 offset, bool cut);
     void finish();
@@ -78,6 +74,7 @@ private:
     void readFacts(const LinePrefix& p, std::string_view text);
     FileScan& m_out;
     const ScanContext& m_ctx;
+    const LiteralPrefilter* m_prefilter; // the matcher's, asked directly by the shortcuts
     int m_file;
     RecordBuilder m_records;
     RepeatedNcclPrefix m_repeat;

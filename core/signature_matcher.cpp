@@ -176,6 +176,11 @@ bool SignatureMatcher::mayMatch(std::string_view line) const
     return d->prefilter(line);
 }
 
+const LiteralPrefilter* SignatureMatcher::literalPrefilter() const
+{
+    return d->valid ? &d->literals : nullptr;
+}
+
 MatchResult SignatureMatcher::match(std::string_view line) const
 {
     return matchBefore(line, 3);

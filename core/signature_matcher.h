@@ -16,6 +16,8 @@
 
 namespace rankscope {
 
+class LiteralPrefilter;
+
 struct MatchResult
 {
     int signature = -1; // index into the catalog; -1 when nothing matched
@@ -48,6 +50,9 @@ public:
 
     // Cheap test run before the Set: false guarantees that no pattern matches the line.
     bool mayMatch(std::string_view line) const;
+    // The filter behind mayMatch(), for a caller that tests every line of a file and would pay for two
+    // calls across files per line otherwise; null when the matcher is invalid (mayMatch() is then false).
+    const LiteralPrefilter* literalPrefilter() const;
     // Best signature: role cause > symptom > context, then catalog order.
     MatchResult match(std::string_view line) const;
     // The same, but empty unless the best signature's role ranks before `role` (0 cause, 1 symptom,
