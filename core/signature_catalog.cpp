@@ -146,14 +146,17 @@ public:
         return list(m_entry, field, nonEmpty, QLatin1String(field));
     }
 
-    void checkPattern(const QString& field, const QString& suffix, const QString& pattern)
+    // The compiled pattern, or null after reporting why it does not compile.
+    std::shared_ptr<const RE2> checkPattern(
+        const QString& field, const QString& suffix, const QString& pattern)
     {
         RE2::Options options;
         options.set_log_errors(false);
-        const std::string utf8 = pattern.toStdString();
-        const RE2 re(utf8, options);
-        if (!re.ok())
-            error(field, QStringLiteral("RE2 error: ") + qs(re.error()), suffix);
+        auto re = std::make_shared<const RE2>(pattern.toStdString(), options);
+        if (re->ok())
+            return re;
+        error(field, QStringLiteral("RE2 error: ") + qs(re->error()), suffix);
+        return nullptr;
     }
 
 private:
@@ -210,8 +213,8 @@ std::optional<Signature> readEntry(const json& entry, const QString& fileName, c
     s.fix = r.string("fix");
     s.patterns = r.list("patterns", true);
     for (int i = 0; i < s.patterns.size(); ++i)
-        r.checkPattern(
-            QStringLiteral("patterns"), EntryReader::at(static_cast<std::size_t>(i)), s.patterns[i]);
+        s.compiledPatterns.push_back(r.checkPattern(
+            QStringLiteral("patterns"), EntryReader::at(static_cast<std::size_t>(i)), s.patterns[i]));
     s.stacks = r.list("stacks", true);
     s.symptoms = r.list("symptoms", true);
     s.checklist = r.list("checklist", true);

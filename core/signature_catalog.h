@@ -7,8 +7,13 @@
 
 #include <QString>
 #include <QStringList>
+#include <memory>
 #include <optional>
 #include <vector>
+
+namespace re2 {
+class RE2;
+}
 
 namespace rankscope {
 
@@ -43,6 +48,10 @@ struct Signature
     QString explanation;
     QString fix; // template, see template_render.h
     QStringList patterns; // RE2, unanchored, matched against the raw line
+    // patterns[i] as the loader compiled it to validate it (default options, errors not logged), so the
+    // matcher does not compile it again; null or missing for a pattern that did not compile or an entry
+    // built in code.
+    std::vector<std::shared_ptr<const re2::RE2>> compiledPatterns;
     QStringList stacks;
     QStringList symptoms;
     QStringList checklist;

@@ -14,7 +14,7 @@ namespace rankscope {
 struct SignatureMatcher::Impl
 {
     RE2::Options options;
-    std::vector<std::unique_ptr<RE2>> regexps; // one per pattern, for captures
+    std::vector<std::shared_ptr<const RE2>> regexps; // one per pattern, for captures
     std::vector<int> patternSignature; // pattern -> signature index
     std::vector<int> patternLocal; // pattern -> index within the signature's patterns
     std::vector<SignatureRole> roles; // signature -> role
@@ -100,7 +100,11 @@ SignatureMatcher::SignatureMatcher(const Catalog& catalog, MatcherOptions matche
         d->roles.push_back(sig.role);
         for (int p = 0; p < sig.patterns.size(); ++p) {
             const std::string pattern = sig.patterns[p].toStdString();
-            auto re = std::make_unique<RE2>(pattern, d->options);
+            // The catalog compiled it already, with these same options.
+            const auto known = static_cast<std::size_t>(p);
+            std::shared_ptr<const RE2> re = known < sig.compiledPatterns.size() && sig.compiledPatterns[known]
+                ? sig.compiledPatterns[known]
+                : std::make_shared<const RE2>(pattern, d->options);
             std::string setError;
             if (!re->ok()) {
                 skipped << sig.id + QStringLiteral(" pattern ") + QString::number(p) + QStringLiteral(": ")
