@@ -45,7 +45,13 @@ private:
     bool atomAtAny(std::string_view line, std::size_t at, std::size_t count) const;
     bool atomBehind(std::string_view line, std::size_t at, const Candidate& c) const;
 
-    std::unique_ptr<re2::FilteredRE2> m_filter;
+    struct Part
+    {
+        std::unique_ptr<re2::FilteredRE2> filter; // over a run of the patterns
+        int firstAtom = 0; // its atoms are m_atoms[firstAtom, firstAtom + atomCount)
+        int atomCount = 0;
+    };
+    std::vector<Part> m_parts; // the patterns in order, split in up to two parts built on two cores
     std::vector<std::string> m_atoms; // lower case
     std::vector<int> m_unfiltered;
     std::size_t m_stride = 1;
