@@ -135,6 +135,7 @@ void RepeatedGlogPrefix::learn(std::string_view line, const LinePrefix& p)
     e.fractionDigits = static_cast<int>(length - kHeader);
     e.kind = s.kind;
     e.launcherEnd = at >= 8 ? loadWord(line.data() + at - 8) : 0;
+    e.headerEnd = at + length + e.tail.size();
     const int index = static_cast<int>(m_entries.size());
     if (e.launcher.empty())
         m_plain.push_back(index);
@@ -197,12 +198,6 @@ int RepeatedGlogPrefix::headerEntry(std::string_view line)
     return -1;
 }
 
-std::size_t RepeatedGlogPrefix::headerEnd(int entry) const
-{
-    const Entry& e = m_entries[static_cast<std::size_t>(entry)];
-    return e.launcher.size() + kHeader + static_cast<std::size_t>(e.fractionDigits) + e.tail.size();
-}
-
 bool RepeatedGlogPrefix::messageOf(int entry, std::string_view line, std::string_view& message) const
 {
     return messageAt(line, headerEnd(entry), message);
@@ -213,21 +208,6 @@ void RepeatedGlogPrefix::stampOf(int entry, std::string_view line, ParsedStamp& 
     GlogStampBytes bytes;
     stampBytes(entry, line, bytes);
     s = bytes.parse();
-}
-
-void RepeatedGlogPrefix::stampBytes(int entry, std::string_view line, GlogStampBytes& out) const
-{
-    const Entry& e = m_entries[static_cast<std::size_t>(entry)];
-    const std::size_t at = e.launcher.size();
-    const std::size_t room = line.size() - at; // headerEntry() saw the whole header and tail there
-    if (room >= sizeof out.header) {
-        std::memcpy(out.header, line.data() + at, sizeof out.header);
-    } else {
-        std::memset(out.header, 0, sizeof out.header);
-        std::memcpy(out.header, line.data() + at, room);
-    }
-    out.fraction = static_cast<quint8>(e.fractionDigits);
-    out.kind = e.kind;
 }
 
 ParsedStamp GlogStampBytes::parse() const

@@ -9,6 +9,7 @@
 #include "line_prefix.h"
 #include "prefix_index.h"
 
+#include <cstring>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -40,10 +41,23 @@ public:
     // launcher, header (any severity letter) and tail `line` repeats, or -1; where that header ends; the
     // message as match() finds it (false when parseLinePrefix would read an NCCL prefix in it); the stamp.
     int headerEntry(std::string_view line);
-    std::size_t headerEnd(int entry) const;
+    std::size_t headerEnd(int entry) const { return m_entries[static_cast<std::size_t>(entry)].headerEnd; }
     bool messageOf(int entry, std::string_view line, std::string_view& message) const;
     void stampOf(int entry, std::string_view line, ParsedStamp& stamp) const;
-    void stampBytes(int entry, std::string_view line, GlogStampBytes& out) const;
+    void stampBytes(int entry, std::string_view line, GlogStampBytes& out) const // inline: once per line
+    {
+        const Entry& e = m_entries[static_cast<std::size_t>(entry)];
+        const std::size_t at = e.launcher.size();
+        const std::size_t room = line.size() - at; // headerEntry() saw the whole header and tail there
+        if (room >= sizeof out.header) {
+            std::memcpy(out.header, line.data() + at, sizeof out.header);
+        } else {
+            std::memset(out.header, 0, sizeof out.header);
+            std::memcpy(out.header, line.data() + at, room);
+        }
+        out.fraction = static_cast<quint8>(e.fractionDigits);
+        out.kind = e.kind;
+    }
     char severityOf(int entry, std::string_view line) const
     {
         return line[m_entries[static_cast<std::size_t>(entry)].launcher.size()];
@@ -77,6 +91,7 @@ private:
         int globalRank = -1;
         int fractionDigits = 0; // 1..9
         StampKind kind = StampKind::None; // Glog or TorchLogs
+        std::size_t headerEnd = 0; // launcher, header, fraction and tail
         int segment = -1; // the attempt `stream` belongs to
         int stream = -1;
     };
