@@ -4,6 +4,7 @@
 
 #include <QHash>
 #include <QSet>
+#include <future>
 #include <map>
 #include <tuple>
 #include <unordered_map>
@@ -442,13 +443,21 @@ void Joiner::resolveFiles()
 
 void buildIncident(std::vector<FileScan>& scans, Incident& inc)
 {
+    // The events' times and order depend on nothing attribution writes (see sortEvents()): a second
+    // core sorts them meanwhile.
+    const int fileBase = static_cast<int>(inc.files.size());
+    std::future<EventOrder> order =
+        std::async(std::launch::async, [&scans, earlier = std::move(inc.events), fileBase]() mutable {
+            return sortEvents(scans, std::move(earlier), fileBase);
+        });
+    inc.events.clear();
     Joiner j { scans, inc, {}, {}, {}, {}, {}, {} };
     j.readFacts();
     j.resolveFiles();
     inc.ranks.clear();
     for (auto& [r, info] : j.ranks)
         inc.ranks.push_back(std::move(info));
-    orderEvents(scans, inc);
+    placeEvents(scans, inc, order.get());
 }
 
 } // namespace rankscope

@@ -55,8 +55,9 @@ int incidentYear(const std::vector<FileScan>& scans, int fallbackYear)
     return best;
 }
 
-void orderEvents(std::vector<FileScan>& scans, Incident& inc)
+EventOrder sortEvents(std::vector<FileScan>& scans, std::vector<LogEvent> earlier, int fileBase)
 {
+    EventOrder out;
     int fallback = QDate::currentDate().year();
     for (const FileScan& s : scans) {
         if (!s.info.content.isEmpty() || s.info.path.startsWith(QLatin1Char('<')))
@@ -64,67 +65,37 @@ void orderEvents(std::vector<FileScan>& scans, Incident& inc)
         fallback = QFileInfo(s.info.path).lastModified().date().year();
         break;
     }
-    const int year = incidentYear(scans, fallback);
+    out.year = incidentYear(scans, fallback);
+    out.earlier = std::move(earlier);
 
-    QStringList untimedFiles;
-    const int fileBase = static_cast<int>(inc.files.size());
-    // Each event is moved once, into its sorted place: `arrival` points at the events in the order they
-    // came in (those already in `inc`, then each file's), and the sort below permutes that order.
-    std::vector<LogEvent> earlier = std::move(inc.events);
-    inc.events.clear();
-    std::size_t eventCount = earlier.size();
+    // `arrival` points at the events in the order they came in (the earlier ones, then each file's); the
+    // sort permutes that order, and placeEvents() moves each event once, into its sorted place.
+    std::size_t eventCount = out.earlier.size();
     for (const FileScan& s : scans)
         eventCount += s.events.size();
-    std::vector<LogEvent*> arrival;
-    arrival.reserve(eventCount);
+    out.arrival.reserve(eventCount);
     std::vector<bool> ncclWarnText; // per event: its text holds " NCCL WARN "
     ncclWarnText.reserve(eventCount);
-    for (LogEvent& e : earlier) { // none when called from buildIncident()
-        arrival.push_back(&e);
+    for (LogEvent& e : out.earlier) { // none when called from buildIncident()
+        out.arrival.push_back(&e);
         ncclWarnText.push_back(e.text.contains(QLatin1String(" NCCL WARN ")));
     }
     for (size_t fi = 0; fi < scans.size(); ++fi) {
         FileScan& s = scans[fi];
         if (!s.info.hasTimestamps && !s.events.empty())
-            untimedFiles.push_back(s.info.displayPath);
+            out.untimedFiles.push_back(s.info.displayPath);
         for (ScannedEvent& ev : s.events) {
             LogEvent& e = ev.event;
             e.file = fileBase + static_cast<int>(fi);
-            e.time = ev.stamp.found() ? resolve(ev.stamp, year) : inferTime(ev, year);
-            arrival.push_back(&e);
+            e.time = ev.stamp.found() ? resolve(ev.stamp, out.year) : inferTime(ev, out.year);
+            out.arrival.push_back(&e);
             ncclWarnText.push_back(ev.ncclWarnText); // found in the line's bytes by the scan
         }
-        // Rank activity span from its streams' stamped lines.
-        for (const StreamStats& st : s.streams) {
-            if (st.rank < 0 || !st.hasStamp)
-                continue;
-            auto it = std::lower_bound(inc.ranks.begin(), inc.ranks.end(), st.rank,
-                [](const RankInfo& r, int v) { return r.rank < v; });
-            if (it == inc.ranks.end() || it->rank != st.rank)
-                continue;
-            const EventTime first = resolve(st.firstStamp, year), last = resolve(st.lastStamp, year);
-            if (first.valid && (!it->timesKnown || first.ms < it->firstTime.ms))
-                it->firstTime = first;
-            if (last.valid && (!it->timesKnown || last.ms > it->lastTime.ms))
-                it->lastTime = last;
-            it->timesKnown = it->timesKnown || first.valid || last.valid;
-        }
-        inc.totalBytes += s.info.bytes;
-        inc.files.push_back(std::move(s.info));
-    }
-    if (!untimedFiles.isEmpty()) {
-        inc.warnings.push_back(QStringLiteral(
-            "%1 file(s) have no timestamps (%2): their events are ordered by line only, and their order "
-            "against other ranks is unknown")
-                                   .arg(untimedFiles.size())
-                                   .arg(untimedFiles.mid(0, 3).join(QStringLiteral(", "))
-                                       + (untimedFiles.size() > 3 ? QStringLiteral(", …") : QString())));
     }
 
     // Timed events by time; at equal times NCCL's own line first (it is where errors originate), then
     // the milder severity (the fingerprint is an early WARN, then the ERROR that carries it); untimed
-    // events keep their file order after the timed ones.
-    // The keys are computed once per event.
+    // events keep their file order after the timed ones. The keys are computed once per event.
     struct Key
     {
         bool timed;
@@ -136,9 +107,9 @@ void orderEvents(std::vector<FileScan>& scans, Incident& inc)
         std::size_t index;
     };
     std::vector<Key> keys;
-    keys.reserve(arrival.size());
-    for (std::size_t i = 0; i < arrival.size(); ++i) {
-        const LogEvent& e = *arrival[i];
+    keys.reserve(out.arrival.size());
+    for (std::size_t i = 0; i < out.arrival.size(); ++i) {
+        const LogEvent& e = *out.arrival[i];
         keys.push_back({ e.time.valid, e.time.valid ? e.time.ms : 0,
             e.message.size() != e.text.size() && ncclWarnText[i], e.severity, e.file, e.line, i });
     }
@@ -157,9 +128,47 @@ void orderEvents(std::vector<FileScan>& scans, Incident& inc)
             return a.line < b.line;
         return a.index < b.index; // what stable_sort kept: the order the events came in
     });
-    inc.events.reserve(keys.size());
+    out.sorted.reserve(keys.size());
     for (const Key& k : keys)
-        inc.events.push_back(std::move(*arrival[k.index]));
+        out.sorted.push_back(k.index);
+    return out;
+}
+
+void placeEvents(std::vector<FileScan>& scans, Incident& inc, EventOrder order)
+{
+    const int year = order.year;
+    for (FileScan& s : scans) {
+        // Rank activity span from its streams' stamped lines.
+        for (const StreamStats& st : s.streams) {
+            if (st.rank < 0 || !st.hasStamp)
+                continue;
+            auto it = std::lower_bound(inc.ranks.begin(), inc.ranks.end(), st.rank,
+                [](const RankInfo& r, int v) { return r.rank < v; });
+            if (it == inc.ranks.end() || it->rank != st.rank)
+                continue;
+            const EventTime first = resolve(st.firstStamp, year), last = resolve(st.lastStamp, year);
+            if (first.valid && (!it->timesKnown || first.ms < it->firstTime.ms))
+                it->firstTime = first;
+            if (last.valid && (!it->timesKnown || last.ms > it->lastTime.ms))
+                it->lastTime = last;
+            it->timesKnown = it->timesKnown || first.valid || last.valid;
+        }
+        inc.totalBytes += s.info.bytes;
+        inc.files.push_back(std::move(s.info));
+    }
+    const QStringList& untimedFiles = order.untimedFiles;
+    if (!untimedFiles.isEmpty()) {
+        inc.warnings.push_back(QStringLiteral(
+            "%1 file(s) have no timestamps (%2): their events are ordered by line only, and their order "
+            "against other ranks is unknown")
+                                   .arg(untimedFiles.size())
+                                   .arg(untimedFiles.mid(0, 3).join(QStringLiteral(", "))
+                                       + (untimedFiles.size() > 3 ? QStringLiteral(", …") : QString())));
+    }
+    inc.events.clear();
+    inc.events.reserve(order.sorted.size());
+    for (const std::size_t i : order.sorted)
+        inc.events.push_back(std::move(*order.arrival[i]));
 
     // First WARN per rank: by time where known, else the first in file order (events are sorted so).
     inc.firstWarn = -1;
@@ -182,6 +191,12 @@ void orderEvents(std::vector<FileScan>& scans, Incident& inc)
     }
     if (inc.firstWarn < 0)
         inc.firstWarn = firstUnattributed;
+}
+
+void orderEvents(std::vector<FileScan>& scans, Incident& inc)
+{
+    const int fileBase = static_cast<int>(inc.files.size());
+    placeEvents(scans, inc, sortEvents(scans, std::move(inc.events), fileBase));
 }
 
 } // namespace rankscope

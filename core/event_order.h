@@ -6,6 +6,7 @@
 #include "file_scanner.h"
 #include "log_model.h"
 
+#include <QStringList>
 #include <vector>
 
 namespace rankscope {
@@ -13,7 +14,23 @@ namespace rankscope {
 // The year for stamps that carry none: the most common year among the scans' stamps, else fallback.
 int incidentYear(const std::vector<FileScan>& scans, int fallbackYear);
 
-// Moves files and events from the scans into the incident, timed and ordered.
+// Moves files and events from the scans into the incident, timed and ordered: sortEvents(), then
+// placeEvents().
 void orderEvents(std::vector<FileScan>& scans, Incident& incident);
+
+// The two steps of orderEvents(). sortEvents() times every event and sorts them; of the scans it reads the
+// stamps, files and events and writes only each event's `file` and `time`, so attribution (which writes
+// an event's rank, host, pid and device) may run meanwhile. placeEvents() then moves the events, in that
+// order, and the files into the incident, and finds each rank's span and first WARN.
+struct EventOrder
+{
+    int year = 0;
+    std::vector<LogEvent> earlier; // events the incident had before
+    std::vector<LogEvent*> arrival; // every event, in the order they came in
+    std::vector<std::size_t> sorted; // indexes into arrival, in time order
+    QStringList untimedFiles;
+};
+EventOrder sortEvents(std::vector<FileScan>& scans, std::vector<LogEvent> earlier, int fileBase);
+void placeEvents(std::vector<FileScan>& scans, Incident& incident, EventOrder order);
 
 } // namespace rankscope
