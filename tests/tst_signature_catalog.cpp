@@ -9,6 +9,7 @@
 #include <QRegularExpression>
 #include <QSet>
 #include <QTest>
+#include <re2/re2.h>
 
 using namespace rankscope;
 
@@ -273,6 +274,24 @@ private Q_SLOTS:
                 "mixed.json: entry 1 (fixture-bad-pattern): field 'patterns'[1]: RE2 error: missing )") }));
         QVERIFY(anyContains(loaded.errors,
             { QStringLiteral("mixed.json: entry 2 (fixture-missing-fix): field 'fix': missing") }));
+    }
+
+    // The loader keeps each pattern it compiled, for the matcher; the same pattern text, compiled.
+    void compiledPatternsMatchThePatterns()
+    {
+        const CatalogLoadResult loaded = loadCatalogDir(kRepoCatalog);
+        QVERIFY(loaded.ok());
+        int compiled = 0;
+        for (const Signature& s : loaded.catalog.signatures) {
+            QCOMPARE(s.compiledPatterns.size(), static_cast<std::size_t>(s.patterns.size()));
+            for (int i = 0; i < s.patterns.size(); ++i) {
+                const auto& re = s.compiledPatterns[static_cast<std::size_t>(i)];
+                QVERIFY2(re && re->ok(), qPrintable(s.id));
+                QCOMPARE(QString::fromStdString(re->pattern()), s.patterns[i]);
+                ++compiled;
+            }
+        }
+        QVERIFY(compiled > 100);
     }
 
     void checkFindsExampleAndSiblingProblems()
