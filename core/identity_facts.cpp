@@ -125,8 +125,8 @@ bool parseNcclIdentity(std::string_view m, IdentityFact& f)
     if (m.empty())
         return false;
     switch (m[0]) {
-    case 'c': // each regex needs its literal: most 'c' lines ("cudaDriverVersion", "comm ... Destroy") skip
-              // both
+    case 'c':
+        // Each regex needs its literal: most 'c' lines ("cudaDriverVersion", "comm ... Destroy") skip both.
         return (m.find(" nNodes ") != std::string_view::npos && parseNodeInfo(m, f))
             || (m.find("Init ") != std::string_view::npos && parseInit(m, f));
     case 'n':

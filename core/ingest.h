@@ -14,7 +14,6 @@
 namespace rankscope {
 
 class BackgroundRelease;
-
 class SignatureMatcher;
 struct Catalog;
 

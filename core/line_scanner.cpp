@@ -152,7 +152,7 @@ void LineScanner::line(std::string_view raw, qint64 offset, bool cut)
     ev.stream = stream;
     ev.stamp = p.stamp;
     ev.nccl = p.nccl != NcclLevel::None;
-    ev.ncclWarnText = std::string_view(raw).find(" NCCL WARN ") != std::string_view::npos;
+    ev.ncclWarnText = raw.find(" NCCL WARN ") != std::string_view::npos;
     ev.rolePriority = role;
     LogEvent& e = ev.event;
     e.file = m_file;

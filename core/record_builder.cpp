@@ -122,8 +122,8 @@ void RecordBuilder::append(Open& rec, std::string_view text, const LinePrefix& p
     if (c.severity > e.severity && rec.kind != Kind::ChildFailed)
         e.severity = c.severity;
     // A continuation line can carry the real message ("Last error: NET/IB ..."): keep the best signature.
-    // A record that already has a cause (role 0) cannot get a better one.
-    if (m_ctx.matcher && ev.rolePriority > 0 && m_ctx.matcher->mayMatch(text)) {
+    // A record that already has a cause (role 0) cannot get a better one. matchBefore() runs the prefilter.
+    if (m_ctx.matcher && ev.rolePriority > 0) {
         MatchResult r = m_ctx.matcher->matchBefore(text, ev.rolePriority);
         if (r) {
             const Signature& sig = m_ctx.catalog->signatures[static_cast<size_t>(r.signature)];

@@ -187,7 +187,7 @@ const LiteralPrefilter* SignatureMatcher::literalPrefilter() const
 
 MatchResult SignatureMatcher::match(std::string_view line) const
 {
-    return matchBefore(line, 3);
+    return matchBefore(line, static_cast<int>(SignatureRole::Context) + 1); // any role
 }
 
 MatchResult SignatureMatcher::matchBefore(std::string_view line, int roleLimit) const
