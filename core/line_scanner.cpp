@@ -208,7 +208,7 @@ inline bool LineScanner::plainInfoLine(std::string_view text, std::string_view m
         }
     }
     if (std::memchr(message.data(), '>', std::min<size_t>(message.size(), 164)))
-        return false; // maybe "file.cc:123 -> 2"
+        return false; // maybe "file.cc:123 -> 2"; one memchr measured cheaper than isReturnTrail()
     if (m_prefilter && m_prefilter->mayMatch(text))
         return false;
     StreamStats& st = m_out.streams[static_cast<size_t>(stream)];

@@ -45,19 +45,39 @@ bool isExceptionLine(std::string_view m)
     return name.ends_with("Error") || name.ends_with("Exception") || name == "KeyboardInterrupt";
 }
 
-// "transport/net.cc:1227 -> 6" and 2.30's "file:line (func) -> 6".
-// Looks for the rare '>' first: a search for " -> " would stop at every space of every INFO line.
-bool isReturnTrail(std::string_view m)
-{
-    const std::string_view head = m.substr(0, 164);
-    for (size_t gt = head.find('>'); gt != std::string_view::npos; gt = head.find('>', gt + 1)) {
-        if (gt >= 2 && gt + 1 < m.size() && head.substr(gt - 2, 4) == " -> ")
-            return m.substr(0, gt - 2).find(".cc:") != std::string_view::npos;
-    }
-    return false;
-}
-
 } // namespace
+
+// NCCLCHECK's "%s:%d -> %d" (with an optional " (strerror)", " [Async thread]" after it) and 2.30's
+// "%s:%d (%s) -> %d": the source file and line is the message's first word, so the test reads that word
+// and at most one "(func)" after it. An ordinary INFO line ("AllReduce: opCount ...") is refused at its
+// first space, without a search through the rest of the line.
+bool isReturnTrail(std::string_view message)
+{
+    // Within the first 164 bytes, as the scanner's shortcut assumes (it looks for the '>' there).
+    const std::string_view m = message.substr(0, 164);
+    std::size_t space = 0;
+    const std::size_t n = m.size();
+    while (space < n && m[space] != ' ')
+        ++space;
+    if (space == n)
+        return false;
+    std::size_t digits = space;
+    while (digits > 0 && m[digits - 1] >= '0' && m[digits - 1] <= '9')
+        --digits;
+    if (digits == space || digits < 2 || m[digits - 1] != ':')
+        return false;
+    const std::string_view file = m.substr(0, digits - 1);
+    if (file.find('.') == std::string_view::npos)
+        return false;
+    std::string_view rest = m.substr(space + 1);
+    if (!rest.empty() && rest[0] == '(') { // 2.30's function name
+        const std::size_t close = rest.find(") ");
+        if (close == std::string_view::npos || rest.substr(1, close - 1).find(' ') != std::string_view::npos)
+            return false;
+        rest.remove_prefix(close + 2);
+    }
+    return rest.size() >= 4 && rest.substr(0, 3) == "-> " && rest[3] >= '0' && rest[3] <= '9';
+}
 
 LineClass classifyLine(const LinePrefix& p)
 {

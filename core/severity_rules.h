@@ -24,6 +24,9 @@ LineClass classifyLine(const LinePrefix& prefix);
 // The part of classifyLine for a line without an NCCL prefix: `letter` is its stamp's glog severity letter
 // (0 when it has none) and `message` the text after every prefix.
 LineClass classifyMessage(char letter, std::string_view message);
+// NCCL's return-code trail, as an INFO message: "transport/net.cc:1227 -> 6", "init.cc:1234 -> 6 [Async
+// thread]", 2.30's "transport/net.cc:1227 (ncclNetConnect) -> 6".
+bool isReturnTrail(std::string_view message);
 
 // A shortcut for the bulk of a console: true when `message` starts with a word of letters, digits, '_' or
 // '.' followed by a space ("step 2790 | loss ..."), and not with one of the few letters a fatal or

@@ -67,6 +67,44 @@ private Q_SLOTS:
         }
         QVERIFY(plain > 50); // the shortcut does take the ordinary lines
     }
+
+    // NCCL's return-code trails, the templates of log-formats.md 3.2, against INFO lines that only look
+    // a little like them.
+    void returnTrail_data()
+    {
+        QTest::addColumn<QString>("message");
+        QTest::addColumn<bool>("trail");
+        QTest::newRow("2.29") << "transport/net.cc:1227 -> 6" << true;
+        QTest::newRow("syscheck") << "misc/socket.cc:482 -> 2 (Connection refused)" << true;
+        QTest::newRow("async") << "init.cc:1601 -> 6 [Async thread]" << true;
+        QTest::newRow("progress") << "proxy.cc:1453 -> 3 [Progress Thread]" << true;
+        QTest::newRow("2.30 function") << "transport/net_ib.cc:1130 (ncclIbConnect) -> 2" << true;
+        QTest::newRow("header file") << "include/alloc.h:124 -> 1" << true;
+        QTest::newRow("collective") << "AllReduce: opCount 7be sendbuff 0x7f3a40000000 count 26214400"
+                                    << false;
+        QTest::newRow("channel") << "Channel 00/0 : 0[0] -> 1[1] via P2P/IPC/read" << false;
+        QTest::newRow("tree") << "Trees [0] 1/-1/-1->0->-1 [1] -1/-1/-1->0->1" << false;
+        QTest::newRow("no file extension") << "rank:3 -> 4" << false;
+        QTest::newRow("no line number") << "transport/net.cc: -> 6" << false;
+        QTest::newRow("no return code") << "transport/net.cc:1227 -> x" << false;
+        QTest::newRow("arrow not next") << "transport/net.cc:1227 failed -> 6" << false;
+        QTest::newRow("function with a space") << "net.cc:12 (a b) -> 6" << false;
+        QTest::newRow("cut short") << "transport/net.cc:1227 ->" << false;
+        QTest::newRow("empty") << "" << false;
+        QTest::newRow("arrow past byte 164") << QStringLiteral("net.cc:12 (") + QString(150, QLatin1Char('f'))
+                + QStringLiteral(") -> 6") << false; // the shortcut looks no further
+    }
+
+    void returnTrail()
+    {
+        QFETCH(QString, message);
+        QFETCH(bool, trail);
+        QCOMPARE(isReturnTrail(message.toStdString()), trail);
+        const std::string line = "gpu-a01:1007033:1007120 [0] NCCL INFO " + message.toStdString();
+        const LinePrefix p = parseLinePrefix(line);
+        QCOMPARE(p.nccl, NcclLevel::Info);
+        QCOMPARE(classifyLine(p).shape == LineShape::NcclReturnTrail, trail);
+    }
 };
 
 QTEST_GUILESS_MAIN(TestSeverityRules)
