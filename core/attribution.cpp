@@ -454,9 +454,14 @@ void buildIncident(std::vector<FileScan>& scans, Incident& inc)
     Joiner j { scans, inc, {}, {}, {}, {}, {}, {} };
     j.readFacts();
     j.resolveFiles();
+    // Each rank is moved out and its map node freed at once: with 100,000 ranks the map and the vector
+    // would otherwise both be whole at the end.
     inc.ranks.clear();
-    for (auto& [r, info] : j.ranks)
-        inc.ranks.push_back(std::move(info));
+    inc.ranks.reserve(j.ranks.size());
+    while (!j.ranks.empty()) {
+        auto node = j.ranks.extract(j.ranks.begin());
+        inc.ranks.push_back(std::move(node.mapped()));
+    }
     placeEvents(scans, inc, order.get());
 }
 

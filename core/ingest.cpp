@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <atomic>
 #include <map>
+#include <optional>
 #include <thread>
 
 namespace rankscope {
@@ -99,6 +100,21 @@ LoadResult loadIncidents(const LoadOptions& options, const CancelToken* cancel, 
     // Files that could not be analysed are listed, with the reason; the rest go on.
     std::vector<SkippedInput> skipped = std::move(found.skipped);
     std::map<int, std::vector<FileScan>> byAttempt;
+    // The usual job has one attempt and no restart inside a file: its scans are compacted where they are,
+    // not moved into a second vector (100,000 files would hold both, 90 MB, at once).
+    std::optional<int> onlyAttempt;
+    bool oneAttempt = true;
+    for (const FileScan& s : scans) {
+        if (s.topologyCapture || !s.skipReason.isEmpty())
+            continue;
+        if ((!s.restartLines.empty() && s.hints.attempt < 0)
+            || (onlyAttempt && *onlyAttempt != s.hints.attempt)) {
+            oneAttempt = false;
+            break;
+        }
+        onlyAttempt = s.hints.attempt;
+    }
+    std::size_t kept = 0;
     for (FileScan& s : scans) {
         if (s.topologyCapture) {
             result.topologyFiles.push_back(s.info.path);
@@ -108,8 +124,18 @@ LoadResult loadIncidents(const LoadOptions& options, const CancelToken* cancel, 
             skipped.push_back({ s.info.path, s.skipReason });
             continue;
         }
+        if (oneAttempt) {
+            if (&scans[kept] != &s)
+                scans[kept] = std::move(s);
+            ++kept;
+            continue;
+        }
         for (FileScan& part : splitRestarts(std::move(s)))
             byAttempt[part.hints.attempt].push_back(std::move(part));
+    }
+    if (oneAttempt && kept > 0) {
+        scans.erase(scans.begin() + static_cast<std::ptrdiff_t>(kept), scans.end());
+        byAttempt[*onlyAttempt] = std::move(scans);
     }
     // Files outside any attempt_N folder belong to the latest attempt.
     if (byAttempt.size() > 1 && byAttempt.count(-1)) {
