@@ -7,6 +7,7 @@
 
 #include <QDateTime>
 #include <QFile>
+#include <QFileInfo>
 #include <algorithm>
 #include <cstring>
 #include <nlohmann/json.hpp>
@@ -226,6 +227,14 @@ FileScan scanFile(const InputFile& input, int fileIndex, const ScanContext& ctx)
         if (first && n > 0) {
             first = false;
             const qint64 probe = std::min<qint64>(n, 8192);
+            // A tar archive (its first header's "ustar" magic at byte 257), plain or gzipped: said so, with
+            // the way out, rather than as an unknown binary.
+            if (n >= 262 && std::memcmp(buf.data() + 257, "ustar", 5) == 0) {
+                out.skipReason = QStringLiteral(
+                    "tar archive: archives are not read; unpack it (tar -xf %1) and open the folder")
+                                     .arg(QFileInfo(input.path).fileName());
+                return out;
+            }
             const void* nul = std::memchr(buf.data(), 0, static_cast<size_t>(probe));
             if (nul) {
                 out.skipReason = QStringLiteral("binary file: NUL byte at offset %1")

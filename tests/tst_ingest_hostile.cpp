@@ -123,6 +123,8 @@ private Q_SLOTS:
                                                << "symbolic link loop";
         QTest::newRow("fifo") << "pipe.log"
                               << "not a regular file";
+        QTest::newRow("tar archive") << "logs.tar"
+                                     << "tar archive: archives are not read; unpack it (tar -xf logs.tar)";
     }
     void skippedEntries()
     {
@@ -136,6 +138,15 @@ private Q_SLOTS:
                 7);
             binary.append(QByteArray(64, '\0'));
             QVERIFY(writeFile(dir + QStringLiteral("/core.bin"), binary));
+            // One ustar header (the name, then "ustar" at byte 257), then the member's text.
+            QByteArray tar(512, '\0');
+            tar.replace(0, 9, "rank0.log");
+            tar.replace(257, 8,
+                QByteArray("ustar\0"
+                           "00",
+                    8));
+            tar += QByteArray(kWarn) + '\n';
+            QVERIFY(writeFile(dir + QStringLiteral("/logs.tar"), tar));
             QVERIFY(::symlink("nowhere.log", qPrintable(dir + QStringLiteral("/dangling.log"))) == 0);
             QVERIFY(::symlink("loop-b.log", qPrintable(dir + QStringLiteral("/loop-a.log"))) == 0);
             QVERIFY(::symlink("loop-a.log", qPrintable(dir + QStringLiteral("/loop-b.log"))) == 0);
