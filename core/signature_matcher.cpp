@@ -196,16 +196,20 @@ MatchResult SignatureMatcher::matchBefore(std::string_view line, int roleLimit) 
 {
     // The prefilter names the few patterns whose literals are all in the line; they are tried strongest
     // role first, then in catalog order, and the first that matches is the best. No Set pass is needed,
-    // and a pattern that cannot beat the role limit is never run.
+    // and a pattern that cannot beat the role limit is never run. Where many patterns remain (patterns
+    // without literals pass every line), one Set pass narrows them to those that match.
+    constexpr std::size_t kTriedOneByOne = 4;
     thread_local std::vector<int> candidates;
     if (!d->valid || !d->literals.potentials(line, candidates))
         return {};
+    if (candidates.size() > kTriedOneByOne)
+        candidates = d->hits(line);
     const auto role = [this](int pattern) {
         return static_cast<int>(
             d->roles[static_cast<std::size_t>(d->patternSignature[static_cast<std::size_t>(pattern)])]);
     };
-    std::stable_sort(
-        candidates.begin(), candidates.end(), [&role](int a, int b) { return role(a) < role(b); });
+    std::sort(candidates.begin(), candidates.end(),
+        [&role](int a, int b) { return role(a) != role(b) ? role(a) < role(b) : a < b; });
     for (const int p : candidates) {
         if (role(p) >= roleLimit)
             break;

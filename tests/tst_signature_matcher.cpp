@@ -135,6 +135,40 @@ private Q_SLOTS:
         QCOMPARE(m.matchSignature(1, "port went down").signature, 1);
     }
 
+    // The prefilter's candidates are tried one by one, strongest role first: one whose literals are in the
+    // line but that does not match gives way to the next. With more than four candidates (patterns without
+    // literals pass every line) the Set narrows them first; the answer is the same.
+    void candidatesThatDoNotMatchGiveWay_data()
+    {
+        QTest::addColumn<int>("unfiltered"); // patterns without a literal, added at the end
+        QTest::newRow("one by one") << 0;
+        QTest::newRow("through the Set") << 6;
+    }
+    void candidatesThatDoNotMatchGiveWay()
+    {
+        QFETCH(int, unfiltered);
+        Catalog c;
+        c.signatures.push_back(makeSignature(QStringLiteral("cause-digits"), SignatureRole::Cause,
+            { QStringLiteral("closed by peer (?P<n>\\d+)") }));
+        c.signatures.push_back(makeSignature(QStringLiteral("sym"), SignatureRole::Symptom,
+            { QStringLiteral("closed by peer (?P<host>[a-z]+)") }));
+        for (int k = 0; k < unfiltered; ++k)
+            c.signatures.push_back(makeSignature(QStringLiteral("context-%1").arg(k), SignatureRole::Context,
+                { QStringLiteral("[a-z]%1[0-9]").arg(k) }));
+        const SignatureMatcher m(c);
+        QVERIFY2(m.isValid(), qPrintable(m.errorString()));
+        QCOMPARE(m.unfilteredPatterns().size(), unfiltered);
+        const MatchResult host = m.match("connection closed by peer gpuhost x05");
+        QCOMPARE(host.signature, 1);
+        QCOMPARE(
+            host.captures, (std::vector<Capture> { { QStringLiteral("host"), QStringLiteral("gpuhost") } }));
+        const MatchResult digits = m.match("connection closed by peer 17 x05");
+        QCOMPARE(digits.signature, 0);
+        QCOMPARE(digits.captures, (std::vector<Capture> { { QStringLiteral("n"), QStringLiteral("17") } }));
+        QCOMPARE(m.match("only x05 here").signature, unfiltered > 0 ? 2 : -1);
+        QVERIFY(!m.match("closed by peer ."));
+    }
+
     void optionalGroupsAreNotReported()
     {
         Catalog c;
