@@ -168,12 +168,11 @@ bool LiteralPrefilter::build(const std::vector<std::string>& patterns)
             if (!parts[k].filter)
                 continue;
             m_parts.push_back({ std::move(parts[k].filter), static_cast<int>(m_atoms.size()),
-                static_cast<int>(parts[k].atoms.size()), k == 0 ? 0 : static_cast<int>(half) });
+                static_cast<int>(parts[k].atoms.size()) });
             for (std::string& atom : parts[k].atoms)
                 m_atoms.push_back(std::move(atom));
         }
         m_unfiltered = std::move(unfiltered);
-        m_patternCount = static_cast<int>(patterns.size());
         break;
     }
     index();
@@ -301,8 +300,11 @@ bool LiteralPrefilter::atomAtAny(std::string_view line, std::size_t at, std::siz
     return false;
 }
 
-void LiteralPrefilter::atomsFrom(std::string_view line, std::size_t from, std::vector<int>& found) const
+// A sampled gram was seen at or after `from`: compare the atoms behind every sampled hit from there on,
+// then ask FilteredRE2 whether the atoms found can satisfy a pattern.
+bool LiteralPrefilter::confirm(std::string_view line, std::size_t from) const
 {
+    thread_local std::vector<int> found;
     found.clear();
     const char* text = line.data();
     const std::size_t n = line.size();
@@ -317,16 +319,13 @@ void LiteralPrefilter::atomsFrom(std::string_view line, std::size_t from, std::v
                 found.push_back(m_candidates[b].atom);
         }
     }
+    if (found.empty())
+        return false;
     std::sort(found.begin(), found.end());
     found.erase(std::unique(found.begin(), found.end()), found.end());
-}
-
-bool LiteralPrefilter::allowed(const std::vector<int>& found, bool all, std::vector<int>* patterns) const
-{
-    // Each part is asked about its own atoms, numbered from 0 in it.
+    // Each part asked about its own atoms, numbered from 0 in it.
     thread_local std::vector<int> local;
     thread_local std::vector<int> potentials;
-    bool any = false;
     for (const Part& part : m_parts) {
         local.clear();
         for (const int atom : found) {
@@ -335,42 +334,10 @@ bool LiteralPrefilter::allowed(const std::vector<int>& found, bool all, std::vec
         }
         potentials.clear();
         part.filter->AllPotentials(local, &potentials);
-        if (potentials.empty())
-            continue;
-        any = true;
-        if (!all)
+        if (!potentials.empty())
             return true;
-        std::sort(potentials.begin(), potentials.end());
-        for (const int p : potentials)
-            patterns->push_back(p + part.firstPattern);
     }
-    return any;
-}
-
-// A sampled gram was seen at or after `from`: compare the atoms behind every sampled hit from there on,
-// then ask FilteredRE2 whether the atoms found can satisfy a pattern.
-bool LiteralPrefilter::confirm(std::string_view line, std::size_t from) const
-{
-    thread_local std::vector<int> found;
-    atomsFrom(line, from, found);
-    return !found.empty() && allowed(found, false, nullptr);
-}
-
-bool LiteralPrefilter::potentials(std::string_view line, std::vector<int>& out) const
-{
-    out.clear();
-    if (m_parts.empty())
-        return false;
-    if (!m_unfiltered.empty() && m_unfiltered.back() < 0) { // atoms too short to sample: every pattern
-        for (int p = 0; p < m_patternCount; ++p)
-            out.push_back(p);
-        return true;
-    }
-    thread_local std::vector<int> found;
-    atomsFrom(line, 0, found);
-    if (found.empty() && m_unfiltered.empty())
-        return false;
-    return allowed(found, true, &out); // the patterns without atoms are among those of no atoms at all
+    return false;
 }
 
 } // namespace rankscope

@@ -27,9 +27,6 @@ public:
     bool build(const std::vector<std::string>& patterns);
     // False only when no pattern can match the line.
     bool mayMatch(std::string_view line) const;
-    // The patterns whose required literals are all in the line, in pattern order (a superset of those that
-    // match it); false when there are none.
-    bool potentials(std::string_view line, std::vector<int>& out) const;
     // Patterns without a usable literal: their presence makes mayMatch() pass every line.
     const std::vector<int>& unfilteredPatterns() const { return m_unfiltered; }
     // Bytes between sampled positions (the shortest atom minus the gram length, plus one).
@@ -45,10 +42,6 @@ private:
     };
     void index();
     bool confirm(std::string_view line, std::size_t from) const;
-    // The atoms in the line from `from` on, each once, in atom order.
-    void atomsFrom(std::string_view line, std::size_t from, std::vector<int>& found) const;
-    // Asks each part which patterns the atoms `found` allow; stops at the first part with one unless `all`.
-    bool allowed(const std::vector<int>& found, bool all, std::vector<int>* patterns) const;
     bool atomAtAny(std::string_view line, std::size_t at, std::size_t count) const;
     bool atomBehind(std::string_view line, std::size_t at, const Candidate& c) const;
 
@@ -57,9 +50,7 @@ private:
         std::unique_ptr<re2::FilteredRE2> filter; // over a run of the patterns
         int firstAtom = 0; // its atoms are m_atoms[firstAtom, firstAtom + atomCount)
         int atomCount = 0;
-        int firstPattern = 0; // its patterns are numbered from 0 in it
     };
-    int m_patternCount = 0;
     std::vector<Part> m_parts; // the patterns in order, split in up to two parts built on two cores
     std::vector<std::string> m_atoms; // lower case
     std::vector<int> m_unfiltered;

@@ -1,4 +1,4 @@
-// Per-pattern RE2s behind FilteredRE2's required literals ("atoms"); one RE2::Set for matchAll().
+// One RE2::Set over all patterns, gated by FilteredRE2's required literals ("atoms").
 #include "signature_matcher.h"
 
 #include "literal_prefilter.h"
@@ -26,8 +26,8 @@ struct SignatureMatcher::Impl
     QStringList unfiltered; // "id pattern N"
 
     bool prefilter(std::string_view line) const { return valid && literals.mayMatch(line); }
-    // The pattern's match in the line, with its named groups; empty when it does not match.
-    MatchResult captures(int pattern, std::string_view line) const;
+    // `matched`: the Set has already found this pattern in the line.
+    MatchResult captures(int pattern, std::string_view line, bool matched) const;
     std::vector<int> hits(std::string_view line) const; // pattern indexes
 };
 
@@ -47,14 +47,12 @@ std::vector<int> SignatureMatcher::Impl::hits(std::string_view line) const
     return out;
 }
 
-MatchResult SignatureMatcher::Impl::captures(int pattern, std::string_view line) const
+MatchResult SignatureMatcher::Impl::captures(int pattern, std::string_view line, bool matched) const
 {
     const RE2& re = *regexps[static_cast<std::size_t>(pattern)];
     MatchResult result;
     const int groups = re.NumberOfCapturingGroups();
-    if (groups == 0) { // nothing to extract: a yes or no is the DFA's alone
-        if (!re.Match(line, 0, line.size(), RE2::UNANCHORED, nullptr, 0))
-            return result;
+    if (groups == 0 && matched) { // nothing to extract, and the Set has found the pattern already
         result.signature = patternSignature[static_cast<std::size_t>(pattern)];
         result.pattern = patternLocal[static_cast<std::size_t>(pattern)];
         return result;
@@ -194,30 +192,21 @@ MatchResult SignatureMatcher::match(std::string_view line) const
 
 MatchResult SignatureMatcher::matchBefore(std::string_view line, int roleLimit) const
 {
-    // The prefilter names the few patterns whose literals are all in the line; they are tried strongest
-    // role first, then in catalog order, and the first that matches is the best. No Set pass is needed,
-    // and a pattern that cannot beat the role limit is never run. Where many patterns remain (patterns
-    // without literals pass every line), one Set pass narrows them to those that match.
-    constexpr std::size_t kTriedOneByOne = 4;
-    thread_local std::vector<int> candidates;
-    if (!d->valid || !d->literals.potentials(line, candidates))
+    if (!d->prefilter(line))
         return {};
-    if (candidates.size() > kTriedOneByOne)
-        candidates = d->hits(line);
     const auto role = [this](int pattern) {
         return static_cast<int>(
             d->roles[static_cast<std::size_t>(d->patternSignature[static_cast<std::size_t>(pattern)])]);
     };
-    std::sort(candidates.begin(), candidates.end(),
-        [&role](int a, int b) { return role(a) != role(b) ? role(a) < role(b) : a < b; });
-    for (const int p : candidates) {
-        if (role(p) >= roleLimit)
-            break;
-        MatchResult r = d->captures(p, line);
-        if (r)
-            return r;
+    int best = -1;
+    for (int p : d->hits(line)) {
+        // Patterns are in catalog order, so the first pattern of the strongest role wins.
+        if (best < 0 || role(p) < role(best))
+            best = p;
     }
-    return {};
+    if (best < 0 || role(best) >= roleLimit)
+        return {};
+    return d->captures(best, line, true);
 }
 
 std::vector<int> SignatureMatcher::matchAll(std::string_view line) const
@@ -238,7 +227,7 @@ MatchResult SignatureMatcher::matchSignature(int signature, std::string_view lin
     for (std::size_t p = 0; p < d->patternSignature.size(); ++p) {
         if (d->patternSignature[p] != signature)
             continue;
-        MatchResult r = d->captures(static_cast<int>(p), line);
+        MatchResult r = d->captures(static_cast<int>(p), line, false);
         if (r)
             return r;
     }

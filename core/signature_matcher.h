@@ -1,7 +1,6 @@
-// Matches raw log lines against every catalog pattern.
-// A literal prefilter (RE2's FilteredRE2 atoms) rejects most lines and names the few patterns whose
-// literals a line holds; only those run, as per-pattern RE2 objects that also extract the captures.
-// matchAll() runs one RE2::Set over all patterns.
+// Matches raw log lines against every catalog pattern at once.
+// All patterns are compiled into one RE2::Set; a literal prefilter (RE2's FilteredRE2 atoms) rejects most
+// lines before the Set runs, and per-pattern RE2 objects extract captures only for lines that hit.
 // Built once, then safe for concurrent const use from any number of threads.
 #pragma once
 
@@ -49,7 +48,7 @@ public:
     // prefilter pass every line, which costs throughput (never correctness).
     QStringList unfilteredPatterns() const;
 
-    // The cheap first test: false guarantees that no pattern matches the line.
+    // Cheap test run before the Set: false guarantees that no pattern matches the line.
     bool mayMatch(std::string_view line) const;
     // The filter behind mayMatch(), for a caller that tests every line of a file and would pay for two
     // calls across files per line otherwise; null when the matcher is invalid (mayMatch() is then false).

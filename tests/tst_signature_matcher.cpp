@@ -135,14 +135,13 @@ private Q_SLOTS:
         QCOMPARE(m.matchSignature(1, "port went down").signature, 1);
     }
 
-    // The prefilter's candidates are tried one by one, strongest role first: one whose literals are in the
-    // line but that does not match gives way to the next. With more than four candidates (patterns without
-    // literals pass every line) the Set narrows them first; the answer is the same.
+    // A signature whose literals are in the line but whose pattern does not match gives way to the next
+    // best. Patterns without literals (they pass every line through the prefilter) change nothing.
     void candidatesThatDoNotMatchGiveWay_data()
     {
         QTest::addColumn<int>("unfiltered"); // patterns without a literal, added at the end
-        QTest::newRow("one by one") << 0;
-        QTest::newRow("through the Set") << 6;
+        QTest::newRow("every pattern has literals") << 0;
+        QTest::newRow("six patterns without literals") << 6;
     }
     void candidatesThatDoNotMatchGiveWay()
     {
