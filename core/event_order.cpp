@@ -194,10 +194,4 @@ void placeEvents(std::vector<FileScan>& scans, Incident& inc, EventOrder order)
         inc.firstWarn = firstUnattributed;
 }
 
-void orderEvents(std::vector<FileScan>& scans, Incident& inc)
-{
-    const int fileBase = static_cast<int>(inc.files.size());
-    placeEvents(scans, inc, sortEvents(scans, std::move(inc.events), fileBase));
-}
-
 } // namespace rankscope

@@ -14,14 +14,11 @@ namespace rankscope {
 // The year for stamps that carry none: the most common year among the scans' stamps, else fallback.
 int incidentYear(const std::vector<FileScan>& scans, int fallbackYear);
 
-// Moves files and events from the scans into the incident, timed and ordered: sortEvents(), then
-// placeEvents().
-void orderEvents(std::vector<FileScan>& scans, Incident& incident);
-
-// The two steps of orderEvents(). sortEvents() times every event and sorts them; of the scans it reads the
-// stamps, files and events and writes only each event's `file` and `time`, so attribution (which writes
-// an event's rank, host, pid and device) may run meanwhile. placeEvents() then moves the events, in that
-// order, and the files into the incident, and finds each rank's span and first WARN.
+// Moves files and events from the scans into the incident, timed and ordered, in two steps. sortEvents()
+// times every event and sorts them; of the scans it reads the stamps, files and events and writes only
+// each event's `file` and `time`, so attribution (which writes an event's rank, host, pid and device) may
+// run meanwhile. placeEvents() then moves the events, in that order, and the files into the incident, and
+// finds each rank's span and first WARN.
 struct EventOrder
 {
     int year = 0;

@@ -137,13 +137,13 @@ private Q_SLOTS:
 
     // A signature whose literals are in the line but whose pattern does not match gives way to the next
     // best. Patterns without literals (they pass every line through the prefilter) change nothing.
-    void candidatesThatDoNotMatchGiveWay_data()
+    void signatureThatDoesNotMatchGivesWay_data()
     {
         QTest::addColumn<int>("unfiltered"); // patterns without a literal, added at the end
         QTest::newRow("every pattern has literals") << 0;
         QTest::newRow("six patterns without literals") << 6;
     }
-    void candidatesThatDoNotMatchGiveWay()
+    void signatureThatDoesNotMatchGivesWay()
     {
         QFETCH(int, unfiltered);
         Catalog c;
