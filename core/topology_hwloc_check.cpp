@@ -4,15 +4,17 @@
 // That reader is stricter than XML: it stops at the first attribute not written name="value" with a
 // lower-case name and silently drops the rest of the tag, so complete_cpuset='0x1', complete_cpuset =
 // "0x1" or any odd attribute before it leaves complete_cpuset unset (found by fuzz_topology_hwloc).
-// Also refused: a PU or NUMA node without a sane os_index, for which hwloc allocates 512 MB.
-// Every capture is therefore checked with QXmlStreamReader, and each <object> tag is re-read the way
-// hwloc reads it, before hwloc sees the buffer.
+// Also refused: a PU or NUMA node without a sane os_index, for which hwloc allocates 512 MB, and a
+// distance matrix larger than the file could hold, which hwloc allocates before reading it.
+// Every capture is therefore checked with QXmlStreamReader, and each <object> and distances tag is
+// re-read the way hwloc reads it, before hwloc sees the buffer.
 #include "topology_hwloc_check.h"
 
 #include <QRegularExpression>
 #include <QStringList>
 #include <QStringView>
 #include <QXmlStreamReader>
+#include <cstdlib>
 #include <utility>
 #include <vector>
 
@@ -215,6 +217,35 @@ QString objectError(const HwlocTag& tag)
         .arg(tag.value("type"), QLatin1String(present), QLatin1String(missing));
 }
 
+// hwloc allocates a distance matrix of nbobjs x nbobjs values as soon as it reads the attribute, before
+// it reads a single value: nbobjs="2000000000" in a 1 KB capture asks malloc for exabytes (found by
+// fuzz_topology_hwloc). Each value takes at least one digit and one separator, so a matrix that does not
+// fit in the file twice over cannot be real.
+QString distancesError(const QString& element, const HwlocTag& tag, qsizetype fileBytes)
+{
+    if (!tag.has("nbobjs"))
+        return {};
+    // hwloc reads nbobjs with strtoul (leading spaces, a sign); distances2 keeps 32 bits of it.
+    const QByteArray text = tag.value("nbobjs").toUtf8();
+    unsigned long long n = std::strtoull(text.constData(), nullptr, 10);
+    if (element != QLatin1String("distances"))
+        n = static_cast<unsigned>(n);
+    const unsigned long long limit = static_cast<unsigned long long>(fileBytes);
+    if (n == 0 || (n <= limit && n * n <= limit))
+        return {};
+    return QStringLiteral("<%1> has nbobjs=\"%2\": a matrix of %3 x %3 values, more than this "
+                          "%4-byte file can hold (hwloc would allocate memory for all of them)")
+        .arg(element, tag.value("nbobjs").left(20))
+        .arg(n)
+        .arg(fileBytes);
+}
+
+bool isDistancesElement(QStringView name)
+{
+    return name == QLatin1String("distances") || name == QLatin1String("distances2")
+        || name == QLatin1String("distances2hetero");
+}
+
 } // namespace
 
 QString hwlocXmlPrecheckError(const QByteArray& xml)
@@ -224,7 +255,10 @@ QString hwlocXmlPrecheckError(const QByteArray& xml)
     qsizetype counted = 0; // line numbers of tag starts, counted incrementally
     qsizetype line = 1;
     while (!r.atEnd()) {
-        if (r.readNext() != QXmlStreamReader::StartElement || r.name() != QLatin1String("object"))
+        if (r.readNext() != QXmlStreamReader::StartElement)
+            continue;
+        const bool object = r.name() == QLatin1String("object");
+        if (!object && !isDistancesElement(r.name()))
             continue;
         // No '<' can occur inside a well-formed tag, so the last one before the reader's position opens it.
         const qsizetype open = text.lastIndexOf(u'<', static_cast<qsizetype>(r.characterOffset()) - 1);
@@ -233,7 +267,9 @@ QString hwlocXmlPrecheckError(const QByteArray& xml)
             continue; // cannot happen after a StartElement; hwloc fails cleanly on such input anyway
         line += QStringView(text).mid(counted, open - counted).count(u'\n');
         counted = open;
-        const QString error = objectError(readLikeHwloc(QStringView(text).mid(open + 1, end - open - 1)));
+        const HwlocTag tag = readLikeHwloc(QStringView(text).mid(open + 1, end - open - 1));
+        const QString error =
+            object ? objectError(tag) : distancesError(r.name().toString(), tag, xml.size());
         if (!error.isEmpty())
             return QStringLiteral("line %1: %2").arg(line).arg(error);
     }

@@ -222,6 +222,15 @@ void TestTopologyParsers::hwlocCrashInputs_data()
         << "hostile/hwloc-numa-os-index-4294967295.xml"
         << "hwloc-numa-os-index-4294967295.xml|line 7: <object type=\"NUMANode\"> has os_index "
            "4294967295, over 1048575";
+    // hwloc allocates the whole matrix from nbobjs before reading a value (fuzz_topology_hwloc).
+    QTest::newRow("distances2-nbobjs-2000000000")
+        << "hostile/hwloc-distances2-nbobjs-2000000000.xml"
+        << "hwloc-distances2-nbobjs-2000000000.xml|line 12: <distances2> has nbobjs=\"2000000000\": a "
+           "matrix of 2000000000 x 2000000000 values, more than this 1227-byte file can hold";
+    QTest::newRow("v1-distances-nbobjs-3000000000")
+        << "hostile/hwloc-v1-distances-nbobjs-3000000000.xml"
+        << "hwloc-v1-distances-nbobjs-3000000000.xml|line 6: <distances> has nbobjs=\"3000000000\": a "
+           "matrix of 3000000000 x 3000000000 values";
 }
 
 void TestTopologyParsers::hwlocCrashInputs()
@@ -244,6 +253,11 @@ void TestTopologyParsers::hwlocPrecheckKeepsValidCapture()
     QCOMPARE(p.topo.host, QStringLiteral("gpu-z01"));
     QCOMPARE(p.topo.numaNodes.size(), size_t(1));
     QCOMPARE(p.topo.numaNodes[0].cpus, QStringLiteral("0-1"));
+
+    // A distance matrix the file does hold is not refused.
+    const TopologyParse d = loadTopologyFile(dataPath(QStringLiteral("hostile/hwloc-distances2-valid.xml")));
+    QVERIFY2(d.error.isEmpty(), qPrintable(d.error));
+    QCOMPARE(d.topo.host, QStringLiteral("gpu-z02"));
 }
 
 // hwloc keeps bridge_type="2-1" and osdev_type="250" as they are, in enum fields no enumerator matches.
