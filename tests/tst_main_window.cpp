@@ -9,10 +9,13 @@
 
 #include <QApplication>
 #include <QClipboard>
+#include <QLabel>
 #include <QMimeData>
+#include <QRegularExpression>
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTemporaryDir>
+#include <QToolButton>
 #include <QtTest>
 
 using namespace rankscope;
@@ -67,6 +70,18 @@ private Q_SLOTS:
         QVERIFY(w.timeline()->initiatingMarkerX() >= 0);
         QCOMPARE(w.logView()->currentLine(), e.line);
         QVERIFY(w.diagnosisPane()->headlineText().contains(QLatin1String("Rank 7")));
+        // The status bar sizes a small incident in kB (it said "0.0 MB"), and counts in the singular.
+        const auto* summary = w.findChild<QLabel*>(QStringLiteral("statusSummary"));
+        QVERIFY(summary);
+        const QRegularExpression shape(QStringLiteral(
+            R"(^5 files · 5 ranks · 2 hosts · \d+(\.\d)? kB · 57 events · topology: 1 host\(s\)$)"));
+        QVERIFY2(shape.match(summary->text()).hasMatch(), qPrintable(summary->text()));
+        const auto* warnings = w.findChild<QToolButton*>(QStringLiteral("statusWarnings"));
+        QVERIFY(warnings);
+        QCOMPARE(warnings->text(),
+            a->incident.warnings.size() == 1
+                ? QStringLiteral("1 warning")
+                : QStringLiteral("%1 warnings").arg(a->incident.warnings.size()));
     }
 
     void diagnosisLabelsKeepQLabelHeights()

@@ -1,4 +1,5 @@
 #include "severity_palette.h"
+#include "timeline_axis.h"
 #include "timeline_binning.h"
 #include "timeline_test_incident.h"
 #include "timeline_view.h"
@@ -29,6 +30,8 @@ private Q_SLOTS:
     void headerClickCollapses();
     void textFilterLimitsRows();
     void followsDarkPalette();
+    void offsetLabelsCarryUnits_data();
+    void offsetLabelsCarryUnits();
     void benchmarkRepaint();
 
 private:
@@ -237,6 +240,33 @@ void TimelineViewTest::followsDarkPalette()
     const QColor c =
         image.pixel(off.x() + m_view->viewport()->width() - 2, off.y() + m_view->geometry().axisHeight / 2);
     QVERIFY2(c.lightness() < 80, qPrintable(c.name()));
+}
+
+// The second axis line counts from the initiating event; "+05:00" there read as a UTC offset.
+void TimelineViewTest::offsetLabelsCarryUnits_data()
+{
+    QTest::addColumn<qint64>("deltaMs");
+    QTest::addColumn<qint64>("stepMs");
+    QTest::addColumn<QString>("label");
+    QTest::newRow("reference") << qint64(0) << qint64(300000) << "+0s";
+    QTest::newRow("five-minutes") << qint64(300000) << qint64(300000) << "+5m";
+    QTest::newRow("seconds-step") << qint64(307000) << qint64(1000) << "+5m07s";
+    QTest::newRow("whole-minute-seconds-step") << qint64(300000) << qint64(30000) << "+5m00s";
+    QTest::newRow("before") << qint64(-5000) << qint64(5000) << "-5s";
+    QTest::newRow("sub-second") << qint64(250) << qint64(50) << "+0.250s";
+    QTest::newRow("minutes-and-ms") << qint64(62500) << qint64(500) << "+1m02.500s";
+    QTest::newRow("hours") << qint64(3600000 + 120000) << qint64(600000) << "+1h02m";
+    QTest::newRow("whole-hour") << qint64(7200000) << qint64(3600000) << "+2h";
+    QTest::newRow("hours-seconds") << qint64(3600000 + 3000) << qint64(1000) << "+1h00m03s";
+    QTest::newRow("hover-exact") << qint64(45123) << qint64(1) << "+45.123s";
+}
+
+void TimelineViewTest::offsetLabelsCarryUnits()
+{
+    QFETCH(qint64, deltaMs);
+    QFETCH(qint64, stepMs);
+    QFETCH(QString, label);
+    QCOMPARE(formatOffset(deltaMs, stepMs), label);
 }
 
 void TimelineViewTest::benchmarkRepaint()

@@ -30,7 +30,6 @@ MainWindow::MainWindow(QWidget* parent)
     : QMainWindow(parent)
 {
     setWindowTitle(tr("Rankscope"));
-    setWindowIcon(QIcon(QStringLiteral(":/icons/rankscope.svg")));
     setAcceptDrops(true);
     setDockOptions(AnimatedDocks | AllowTabbedDocks | AllowNestedDocks);
 
@@ -91,11 +90,13 @@ MainWindow::MainWindow(QWidget* parent)
             m_cancel->cancel();
     });
     m_statusFiles = new QLabel;
+    m_statusFiles->setObjectName(QStringLiteral("statusSummary"));
     m_statusSkipped = new QToolButton;
     m_statusSkipped->setAutoRaise(true);
     m_statusSkipped->setVisible(false);
     connect(m_statusSkipped, &QToolButton::clicked, this, &MainWindow::showSkipped);
     m_statusWarnings = new QToolButton;
+    m_statusWarnings->setObjectName(QStringLiteral("statusWarnings"));
     m_statusWarnings->setAutoRaise(true);
     m_statusWarnings->setVisible(false);
     connect(m_statusWarnings, &QToolButton::clicked, this, &MainWindow::showWarnings);

@@ -116,17 +116,18 @@ void MainWindow::updateStatus(const IncidentViewModel* view)
     }
     const Incident& inc = a->incident;
     m_statusFiles->setText(
-        tr("%1 files · %2 ranks · %3 hosts · %4 MB · %5 events%6")
+        tr("%1 files · %2 ranks · %3 hosts · %4 · %5 events%6")
             .arg(view->files)
             .arg(view->rankCount)
             .arg(view->hostCount)
-            .arg(static_cast<double>(view->bytes) / 1e6, 0, 'f', 1)
+            .arg(locale().formattedDataSize(view->bytes, 1, QLocale::DataSizeSIFormat))
             .arg(view->events)
             .arg(view->topologyHosts == 0 ? QString()
                                           : tr(" · topology: %1 host(s)").arg(view->topologyHosts)));
     m_statusSkipped->setText(tr("%1 skipped").arg(inc.skipped.size()));
     m_statusSkipped->setVisible(!inc.skipped.empty());
-    m_statusWarnings->setText(tr("%1 warnings").arg(inc.warnings.size()));
+    m_statusWarnings->setText(
+        inc.warnings.size() == 1 ? tr("1 warning") : tr("%1 warnings").arg(inc.warnings.size()));
     m_statusWarnings->setVisible(!inc.warnings.isEmpty());
 }
 

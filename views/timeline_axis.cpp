@@ -36,15 +36,28 @@ QString formatAxisTime(qint64 ms, qint64 stepMs)
 
 QString formatOffset(qint64 deltaMs, qint64 stepMs)
 {
+    // A unit on every part: "+05:00" under a clock time reads as a UTC offset, "+5m" cannot.
     const QChar sign = deltaMs < 0 ? u'-' : u'+';
     const qint64 a = std::abs(deltaMs);
     const qint64 h = a / 3600000, m = (a / 60000) % 60, s = (a / 1000) % 60, frac = a % 1000;
+    const bool showMs = stepMs < 1000 || frac != 0;
+    const bool showS = showMs || s != 0 || stepMs < 60000 || a < 60000;
+    const bool showM = m != 0 || (h > 0 && showS);
     QString out = QString(sign);
+    const auto part = [&out](qint64 v, QChar unit, bool first) {
+        out += QStringLiteral("%1").arg(v, first ? 1 : 2, 10, QLatin1Char('0'));
+        if (!unit.isNull())
+            out += unit;
+    };
     if (h > 0)
-        out += QStringLiteral("%1:").arg(h);
-    out += QStringLiteral("%1:%2").arg(m, 2, 10, QLatin1Char('0')).arg(s, 2, 10, QLatin1Char('0'));
-    if (stepMs < 1000)
-        out += QStringLiteral(".%1").arg(frac, 3, 10, QLatin1Char('0'));
+        part(h, u'h', true);
+    if (showM)
+        part(m, u'm', h == 0);
+    if (showS) {
+        part(s, showMs ? QChar() : QChar(u's'), h == 0 && !showM);
+        if (showMs)
+            out += QStringLiteral(".%1s").arg(frac, 3, 10, QLatin1Char('0'));
+    }
     return out;
 }
 

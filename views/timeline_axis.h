@@ -18,7 +18,8 @@ qint64 chooseTickStep(qint64 spanMs, int width, int minPixels);
 
 // "02:17:44", with ".250" when the step is below a second (UTC, as log stamps are read).
 QString formatAxisTime(qint64 ms, qint64 stepMs);
-// "+10:00", "-00:05", "+1:02:03", "+0.250" relative to the initiating event.
+// "+10m", "-5s", "+1h02m03s", "+0.250s" relative to the initiating event: seconds when the step is
+// under a minute or the offset not whole minutes, milliseconds when the step is under a second.
 QString formatOffset(qint64 deltaMs, qint64 stepMs);
 
 // Paints ticks and labels into `rect` (two text lines); plot x = rect.left() + mapping.mapTimeToX.
