@@ -88,6 +88,28 @@ QString logFolderOf(const Incident& inc)
     return QStringLiteral(".");
 }
 
+// The text the verification greps for: the entry's literal filled from this event, when the event's
+// record carries it; else the event's own message (a variant the literal does not spell, or a value
+// the line did not capture), so the command finds this failure rather than nothing.
+QString grepLiteral(const QString& literal, const LogEvent& e, const RenderContext& ctx)
+{
+    bool known = true;
+    QString value;
+    for (const QString& name : templatePlaceholders(literal))
+        known = known && lookupPlaceholder(ctx, name, &value);
+    const QString filled = known ? renderTemplate(literal, ctx) : QString();
+    if (!filled.isEmpty()) {
+        if (e.text.contains(filled))
+            return filled;
+        for (const QString& line : e.continuation) {
+            if (line.contains(filled))
+                return filled;
+        }
+    }
+    const QString message = e.message.trimmed();
+    return message.isEmpty() ? e.text.trimmed() : message;
+}
+
 void render(const Incident& inc, const Catalog& cat, const DiagnoseOptions& options, Diagnosis& d)
 {
     const LogEvent& e = inc.events[static_cast<size_t>(d.initiatingEvent)];
@@ -115,11 +137,11 @@ void render(const Incident& inc, const Catalog& cat, const DiagnoseOptions& opti
         return;
     }
     const Signature& sig = cat.signatures[static_cast<size_t>(d.signature)];
-    ctx.literal = sig.literal;
     for (const Capture& c : e.captures) {
         if (c.first == QLatin1String("peer"))
             ctx.peer = c.second;
     }
+    ctx.literal = grepLiteral(sig.literal, e, ctx);
     d.fix = renderTemplate(sig.fix, ctx);
     d.summary = renderTemplate(sig.summary, ctx);
     for (const QString& extra : options.extraFixLines)

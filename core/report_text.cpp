@@ -45,9 +45,9 @@ QString eventWhere(const Incident& inc, const LogEvent& e)
         who << QStringLiteral("pid %1").arg(e.pid);
     if (e.device >= 0)
         who << QStringLiteral("GPU%1").arg(e.device);
-    return QStringLiteral("%1 — %2:%3")
-        .arg(who.join(QStringLiteral(", ")), inc.files[static_cast<size_t>(e.file)].displayPath)
-        .arg(e.line);
+    const QString where =
+        QStringLiteral("%1:%2").arg(inc.files[static_cast<size_t>(e.file)].displayPath).arg(e.line);
+    return who.isEmpty() ? where : QStringLiteral("%1 — %2").arg(who.join(QStringLiteral(", ")), where);
 }
 
 QString render(const ReportInput& in, const Style& s)

@@ -1,6 +1,7 @@
 #include "signature_check.h"
 
 #include "signature_matcher.h"
+#include "template_render.h"
 
 #include <QSet>
 #include <algorithm>
@@ -76,6 +77,25 @@ CatalogCheckReport checkCatalog(const Catalog& catalog)
                 report.problems << where(s) + field
                         + QStringLiteral("not matched by any of the entry's patterns");
         }
+        // The verification greps the logs for the literal, filled from the line's captures: it must be
+        // text a real line carries, not a paraphrase or one example's values (a peer's port, a pid).
+        int matched = 0;
+        bool literalSeen = false;
+        for (const QString& example : s.examplesMatch) {
+            const MatchResult m = matcher.matchSignature(index, example.toStdString());
+            if (!m)
+                continue;
+            ++matched;
+            RenderContext ctx;
+            ctx.captures = m.captures;
+            literalSeen = literalSeen || example.contains(renderTemplate(s.literal, ctx));
+        }
+        if (matched > 0 && !literalSeen)
+            report.problems << where(s)
+                    + QStringLiteral(": field 'literal': \"%1\" is in none of the entry's matched examples "
+                                     "(placeholders filled from each example's captures), so rg -F would "
+                                     "not find the failure")
+                          .arg(s.literal);
         for (int e = 0; e < s.examplesNoMatch.size(); ++e) {
             ++report.examplesRun;
             if (matcher.matchSignature(index, s.examplesNoMatch[e].toStdString()))

@@ -2,6 +2,7 @@
 // traps that make "read the last error" wrong.
 #include "analysis.h"
 #include "diagnosis_parts.h"
+#include "report.h"
 
 #include <QtTest>
 
@@ -26,6 +27,28 @@ const LogEvent& initiating(const AttemptAnalysis& a)
 QString sigId(const Analysis& an, int sig)
 {
     return sig >= 0 ? an.catalog.catalog.signatures[static_cast<size_t>(sig)].id : QString();
+}
+
+// The argument of "rg -n -F -- ARG FOLDER" as the shell would pass it (renderCommand quotes with '...').
+QString grepArgument(const QString& command)
+{
+    const QString lead = QStringLiteral("rg -n -F -- ");
+    if (!command.startsWith(lead))
+        return {};
+    QString out;
+    bool quoted = false;
+    for (qsizetype i = lead.size(); i < command.size(); ++i) {
+        const QChar c = command[i];
+        if (c == u'\'')
+            quoted = !quoted;
+        else if (c == u'\\' && !quoted && i + 1 < command.size())
+            out += command[++i];
+        else if (c == u' ' && !quoted)
+            break;
+        else
+            out += c;
+    }
+    return out;
 }
 
 } // namespace
@@ -171,6 +194,70 @@ private Q_SLOTS:
         QCOMPARE(sigId(an, a->diagnosis.signature), QStringLiteral("pytorch-cuda-out-of-memory"));
         QVERIFY(a->diagnosis.confidence != QLatin1String("high"));
         QVERIFY(initiating(*a).lineCount >= 6); // the traceback is one event
+    }
+
+    // The verification greps for text the initiating line carries, filled with this incident's values:
+    // the catalog's literal when the line spells it, else the line's own message. Before, the IB entry's
+    // literal held one example's peer and port, and the UPI seed's literal is worded unlike NCCL's line.
+    void verifyGrepFindsTheInitiatingLine_data()
+    {
+        QTest::addColumn<QString>("input");
+        QTest::addColumn<QString>("expected");
+        QTest::newRow("sample-job") << "sample-job"
+                                    << "Got completion from peer 10.10.0.11<";
+        QTest::newRow("demo-upi-line") << RANKSCOPE_SOURCE_DIR "/resources/demo"
+                                       << "Direct RDMA write between GPU NUMA 1 and HCA NUMA 0 failed UPI "
+                                          "interconnect (GPU 3 busId 99000, HCA mlx5_0)";
+        QTest::newRow("benign-warn-first") << "diagnosis/benign-warn-first"
+                                           << "/dev/shm/nccl-";
+        QTest::newRow("hang") << "diagnosis/hang-silent-rank"
+                              << "Watchdog caught collective operation timeout: WorkNCCL";
+        QTest::newRow("pasted-traceback") << "diagnosis/pasted-oom-traceback.txt"
+                                          << "CUDA out of memory. Tried to allocate";
+        QTest::newRow("socket") << "diagnosis/wrapper-socket"
+                                << "Connect to 10.0.0.2<";
+    }
+    void verifyGrepFindsTheInitiatingLine()
+    {
+        QFETCH(QString, input);
+        QFETCH(QString, expected);
+        AnalysisRequest r;
+        r.logPaths << (QFileInfo(input).isAbsolute() ? input
+                                                     : QStringLiteral(RANKSCOPE_TEST_DATA "/") + input);
+        const Analysis an = analyze(r);
+        const AttemptAnalysis* a = an.currentAttempt();
+        QVERIFY(a && a->diagnosis.failureFound);
+        const LogEvent& e = initiating(*a);
+        QString grep;
+        for (const QString& v : a->diagnosis.verify) {
+            if (v.startsWith(QLatin1String("rg -n -F -- ")))
+                grep = grepArgument(v);
+        }
+        QCOMPARE(grep, expected);
+        bool found = e.text.contains(grep);
+        for (const QString& line : e.continuation)
+            found = found || line.contains(grep);
+        QVERIFY2(found, qPrintable(grep));
+    }
+
+    // A launcher line has no rank, host or pid: the report names its place alone, not "first:  — file".
+    void textReportPlacesLauncherLines()
+    {
+        const Analysis an = run({ QStringLiteral("sample-job") });
+        const AttemptAnalysis* a = an.currentAttempt();
+        QVERIFY(a);
+        ReportInput in;
+        in.incident = &a->incident;
+        in.diagnosis = &a->diagnosis;
+        in.catalog = &an.catalog.catalog;
+        for (const QString& report : { reportText(in), reportMarkdown(in) }) {
+            QVERIFY2(report.contains(QLatin1String("launcher (no rank): torchrun: ChildFailedError summary "
+                                                   "(first: torchrun.gpu-a02.console.log:50)")),
+                qPrintable(report));
+            QVERIFY(!report.contains(QStringLiteral("first:  —")));
+            QVERIFY(report.contains(QStringLiteral(
+                "rank 7, gpu-a02, local rank 3, pid 52117, GPU3 — nccl.gpu-a02.52117.log:32")));
+        }
     }
 
     void noFailure()

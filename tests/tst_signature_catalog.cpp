@@ -160,7 +160,7 @@ private Q_SLOTS:
                     known.insert(it.next().captured(1));
             }
             QStringList templates = s.evidenceCommands + s.verify + s.checklist + s.symptoms;
-            templates << s.fix << s.summary;
+            templates << s.fix << s.summary << s.literal;
             for (const QString& t : std::as_const(templates)) {
                 for (const QString& name : templatePlaceholders(t))
                     QVERIFY2(known.contains(name),
@@ -299,7 +299,7 @@ private Q_SLOTS:
         const CatalogCheckReport report = checkCatalogDir(kFixtures + QStringLiteral("/failing-check"));
         QVERIFY(!report.ok());
         const QString all = report.problems.join(QLatin1Char('\n'));
-        QCOMPARE(report.problems.size(), 3);
+        QCOMPARE(report.problems.size(), 4);
         QVERIFY2(all.contains(QLatin1String(
                      "check.json: entry 0 (fixture-example-miss): field 'examples.match'[0]: not matched")),
             qPrintable(all));
@@ -307,7 +307,12 @@ private Q_SLOTS:
                                            "unknown id 'fixture-does-not-exist'")));
         QVERIFY(all.contains(QLatin1String("check.json: entry 1 (fixture-nomatch-hit): field "
                                            "'examples.no_match'[0]: matched by the entry")));
-        QVERIFY(report.summary().endsWith(QLatin1String("3 problems")));
+        // A literal with one run's value (a port) instead of a placeholder is in no real line.
+        QVERIFY2(
+            all.contains(QLatin1String("check.json: entry 2 (fixture-literal-paraphrase): field 'literal': "
+                                       "\"omega port 29500\" is in none of the entry's matched examples")),
+            qPrintable(all));
+        QVERIFY(report.summary().endsWith(QLatin1String("4 problems")));
     }
 
     void missingDirectoryIsAnError()
