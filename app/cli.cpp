@@ -14,7 +14,7 @@ namespace {
 const char* kUsage =
     "usage:\n"
     "  rankscope [PATH...]                         open the window (log folders, files, topology captures)\n"
-    "  rankscope --screenshot FILE [PATH...]       render the window to a PNG and exit\n"
+    "  rankscope --screenshot FILE [--panel TITLE] [PATH...]   render the window to a PNG and exit\n"
     "  rankscope diagnose PATH... [--topology FILE]... [--format text|json|markdown] [--signatures DIR]\n"
     "                     [--attempt N] [--control HEALTHY_RUN]\n"
     "  rankscope verify --before PATH --after PATH [--format text|json]   (exit 0 PASS, 1 FAIL)\n"

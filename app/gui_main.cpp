@@ -3,6 +3,7 @@
 #include "main_window.h"
 
 #include <QApplication>
+#include <QDockWidget>
 #include <QEventLoop>
 #include <QImage>
 #include <QTimer>
@@ -12,7 +13,8 @@ namespace rankscope {
 
 namespace {
 
-// Starts the window on the given inputs; with --screenshot FILE it renders once to a PNG and exits.
+// Starts the window on the given inputs; with --screenshot FILE it renders once to a PNG and exits
+// (--panel TITLE brings that tabbed panel to the front first: Topology, Divergence, Verify Fix).
 int runGui(int& argc, char** argv, const QStringList& args)
 {
     QApplication app(argc, argv);
@@ -21,11 +23,13 @@ int runGui(int& argc, char** argv, const QStringList& args)
     QApplication::setApplicationVersion(QStringLiteral(RANKSCOPE_VERSION));
     QApplication::setWindowIcon(QIcon(QStringLiteral(":/icons/rankscope.svg")));
 
-    QString screenshot;
+    QString screenshot, panel;
     QStringList paths, topology;
     for (int i = 0; i < args.size(); ++i) {
         if (args[i] == QLatin1String("--screenshot") && i + 1 < args.size())
             screenshot = args[++i];
+        else if (args[i] == QLatin1String("--panel") && i + 1 < args.size())
+            panel = args[++i];
         else if ((args[i] == QLatin1String("--topology") || args[i] == QLatin1String("-t"))
             && i + 1 < args.size())
             topology << args[++i];
@@ -49,6 +53,17 @@ int runGui(int& argc, char** argv, const QStringList& args)
         QObject::connect(&window, &MainWindow::analysisFinished, &loop, &QEventLoop::quit);
         QTimer::singleShot(300000, &loop, &QEventLoop::quit);
         loop.exec();
+    }
+    if (!panel.isEmpty()) {
+        bool found = false;
+        for (QDockWidget* dock : window.findChildren<QDockWidget*>()) {
+            if (dock->windowTitle().compare(panel, Qt::CaseInsensitive) == 0) {
+                dock->raise();
+                found = true;
+            }
+        }
+        if (!found)
+            std::fprintf(stderr, "rankscope: no panel named %s\n", panel.toLocal8Bit().constData());
     }
     for (int i = 0; i < 5; ++i) {
         QApplication::processEvents();
