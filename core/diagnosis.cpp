@@ -91,13 +91,19 @@ QString logFolderOf(const Incident& inc)
 // The text the verification greps for: the entry's literal filled from this event, when the event's
 // record carries it; else the event's own message (a variant the literal does not spell, or a value
 // the line did not capture), so the command finds this failure rather than nothing.
+bool fillable(const QString& tmpl, const RenderContext& ctx)
+{
+    QString value;
+    for (const QString& name : templatePlaceholders(tmpl)) {
+        if (!lookupPlaceholder(ctx, name, &value))
+            return false;
+    }
+    return true;
+}
+
 QString grepLiteral(const QString& literal, const LogEvent& e, const RenderContext& ctx)
 {
-    bool known = true;
-    QString value;
-    for (const QString& name : templatePlaceholders(literal))
-        known = known && lookupPlaceholder(ctx, name, &value);
-    const QString filled = known ? renderTemplate(literal, ctx) : QString();
+    const QString filled = fillable(literal, ctx) ? renderTemplate(literal, ctx) : QString();
     if (!filled.isEmpty()) {
         if (e.text.contains(filled))
             return filled;
@@ -125,6 +131,8 @@ void render(const Incident& inc, const Catalog& cat, const DiagnoseOptions& opti
     ctx.extra.insert(QStringLiteral("message"), e.message);
     ctx.extra.insert(QStringLiteral("file"), inc.files[static_cast<size_t>(e.file)].path);
     ctx.extra.insert(QStringLiteral("line"), QString::number(e.line));
+    if (e.pid >= 0) // a pid the line captures (the killed worker, the OOM victim) wins over it
+        ctx.extra.insert(QStringLiteral("pid"), QString::number(e.pid));
     if (r && !r->busId.isEmpty())
         ctx.extra.insert(QStringLiteral("bus_id"), r->busId);
     if (d.signature < 0) {
@@ -186,9 +194,12 @@ void rankHypotheses(const Incident& inc, const Catalog& cat, Diagnosis& d)
         if (s < 0 || seen.count(s))
             continue;
         seen.insert(s);
+        // A sibling did not happen here, so its summary may name values this incident lacks ("The HCA
+        // gave up sending to <peer>"); its title then says it without blanks.
+        const Signature& sib = cat.signatures[static_cast<size_t>(s)];
         d.hypotheses.push_back({ s,
             QStringLiteral("adjacent failure to rule out: %1")
-                .arg(renderTemplate(cat.signatures[static_cast<size_t>(s)].summary, ctx)),
+                .arg(fillable(sib.summary, ctx) ? renderTemplate(sib.summary, ctx) : sib.title),
             1 });
     }
     std::stable_sort(d.hypotheses.begin(), d.hypotheses.end(),

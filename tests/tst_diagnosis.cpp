@@ -260,6 +260,34 @@ private Q_SLOTS:
         }
     }
 
+    // Siblings did not happen here: one whose summary needs a value this incident lacks is named by its
+    // title, not "The HCA gave up sending to <peer>". Commands take the line's captured values.
+    void hypothesesAndCommandsHaveNoBlanks()
+    {
+        AnalysisRequest r;
+        r.logPaths << QStringLiteral(RANKSCOPE_SOURCE_DIR "/resources/demo");
+        const Analysis demo = analyze(r);
+        const AttemptAnalysis* a = demo.currentAttempt();
+        QVERIFY(a);
+        static const QRegularExpression blank(QStringLiteral("<[a-z_]+>"));
+        bool titled = false;
+        for (const Hypothesis& h : a->diagnosis.hypotheses) {
+            QVERIFY2(!blank.match(h.reason).hasMatch(), qPrintable(h.reason));
+            titled = titled
+                || h.reason
+                    == QLatin1String("adjacent failure to rule out: IB transport retry counter exceeded "
+                                     "(completion status 12)");
+        }
+        QVERIFY(titled);
+
+        const Analysis socket = run({ QStringLiteral("diagnosis/wrapper-socket") });
+        QVERIFY(socket.currentAttempt());
+        const QStringList& evidence = socket.currentAttempt()->diagnosis.evidenceCommands;
+        QVERIFY2(
+            evidence.contains(QStringLiteral("nc -vz 10.0.0.2 35187")), qPrintable(evidence.join(u'\n')));
+        QVERIFY(evidence.contains(QStringLiteral("ip route get 10.0.0.2")));
+    }
+
     void noFailure()
     {
         QTemporaryDir dir;

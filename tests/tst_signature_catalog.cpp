@@ -150,7 +150,8 @@ private Q_SLOTS:
         // filled.
         const QSet<QString> contextFields = { QStringLiteral("host"), QStringLiteral("rank"),
             QStringLiteral("local_rank"), QStringLiteral("device"), QStringLiteral("nic"),
-            QStringLiteral("log_folder"), QStringLiteral("literal"), QStringLiteral("peer") };
+            QStringLiteral("log_folder"), QStringLiteral("literal"), QStringLiteral("peer"),
+            QStringLiteral("pid") };
         const CatalogLoadResult loaded = loadCatalogDir(kRepoCatalog);
         static const QRegularExpression group(QStringLiteral("\\(\\?P<([A-Za-z_][A-Za-z0-9_]*)>"));
         for (const Signature& s : loaded.catalog.signatures) {
