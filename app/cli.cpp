@@ -44,7 +44,10 @@ int runCli(const QStringList& args)
         std::printf("rankscope %s\n", RANKSCOPE_VERSION);
         return 0;
     }
-    if (cmd == QLatin1String("--help") || cmd == QLatin1String("-h") || cmd == QLatin1String("help")) {
+    // "rankscope diagnose --help" too: every subcommand's options are in the one usage text.
+    const bool help = rest.contains(QLatin1String("--help")) || rest.contains(QLatin1String("-h"));
+    if (cmd == QLatin1String("--help") || cmd == QLatin1String("-h") || cmd == QLatin1String("help")
+        || help) {
         std::fputs(kUsage, stdout);
         return 0;
     }

@@ -60,7 +60,7 @@ int runDiagnoseCommand(const QStringList& args)
         else if (a == QLatin1String("--control"))
             controlPath = args[++i];
         else if (a.startsWith(QLatin1String("--"))) {
-            printErr(QStringLiteral("unknown option %1").arg(a));
+            printErr(QStringLiteral("unknown option %1 (rankscope --help lists the options)").arg(a));
             return 64;
         } else
             request.logPaths << a;
