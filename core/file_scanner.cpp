@@ -9,6 +9,7 @@
 #include <QFile>
 #include <QFileInfo>
 #include <algorithm>
+#include <cstdint>
 #include <cstring>
 #include <nlohmann/json.hpp>
 
@@ -202,13 +203,20 @@ FileScan scanFile(const InputFile& input, int fileIndex, const ScanContext& ctx)
     scanner.keepOffsets(ctx.lineIndex || input.inMemory);
     // Small reads keep the copy and the scan that follows it inside L2.
     constexpr qint64 kChunk = 128 << 10;
+    // The kernel copies a read out of the page cache with `rep movsb`, which on AMD Zen runs at a third of
+    // its speed when the destination lies 1 to 31 bytes past the source modulo 4 KiB (a probe over 1 GB:
+    // 0.75 s of system time against 0.21 s). Reads start at file offsets that are multiples of kChunk, so
+    // they land on a page boundary too; the unfinished line of the last read moves in front of it.
+    constexpr qint64 kPage = 4096;
     // One buffer per worker thread, reused across files: a folder of 100,000 small files must not pay for
     // zeroing 2 MiB each.
     static thread_local std::vector<char> buf;
-    if (buf.size() < static_cast<size_t>(kChunk + kMaxLineBytes))
-        buf.resize(static_cast<size_t>(kChunk + kMaxLineBytes));
-    qint64 carry = 0; // bytes of an unfinished line at the start of buf
-    qint64 streamPos = 0; // decompressed offset of buf[0]
+    if (buf.size() < static_cast<size_t>(kMaxLineBytes + kPage + kChunk))
+        buf.resize(static_cast<size_t>(kMaxLineBytes + kPage + kChunk));
+    const auto front = reinterpret_cast<std::uintptr_t>(buf.data() + kMaxLineBytes);
+    char* const readAt = buf.data() + kMaxLineBytes + static_cast<qint64>((kPage - front % kPage) % kPage);
+    qint64 carry = 0; // bytes of an unfinished line, just before readAt (always < kMaxLineBytes)
+    qint64 streamPos = 0; // decompressed offset of the window's start, readAt - carry
     qint64 reported = 0;
     bool skippingRest = false; // inside a line already cut at kMaxLineBytes
     char separator = '\n';
@@ -217,7 +225,8 @@ FileScan scanFile(const InputFile& input, int fileIndex, const ScanContext& ctx)
     for (;;) {
         if (ctx.cancel && ctx.cancel->isCancelled())
             break;
-        const qint64 n = stream->read(buf.data() + carry, kChunk);
+        const qint64 n = stream->read(readAt, kChunk);
+        char* const win = readAt - carry; // the unfinished line, then what was just read
         if (n < 0) {
             out.info.notes.push_back(stream->error());
             if (scanner.lineCount() == 0)
@@ -229,35 +238,35 @@ FileScan scanFile(const InputFile& input, int fileIndex, const ScanContext& ctx)
             const qint64 probe = std::min<qint64>(n, 8192);
             // A tar archive (its first header's "ustar" magic at byte 257), plain or gzipped: said so, with
             // the way out, rather than as an unknown binary.
-            if (n >= 262 && std::memcmp(buf.data() + 257, "ustar", 5) == 0) {
+            if (n >= 262 && std::memcmp(win + 257, "ustar", 5) == 0) {
                 out.skipReason = QStringLiteral(
                     "tar archive: archives are not read; unpack it (tar -xf %1) and open the folder")
                                      .arg(QFileInfo(input.path).fileName());
                 return out;
             }
-            const void* nul = std::memchr(buf.data(), 0, static_cast<size_t>(probe));
+            const void* nul = std::memchr(win, 0, static_cast<size_t>(probe));
             if (nul) {
                 out.skipReason = QStringLiteral("binary file: NUL byte at offset %1")
-                                     .arg(static_cast<const char*>(nul) - buf.data());
+                                     .arg(static_cast<const char*>(nul) - win);
                 return out;
             }
             // Topology captures sit beside the logs; they are recognised by content and handed back.
-            if (looksLikeTopology(std::string_view(buf.data(), static_cast<size_t>(n)))
-                && detectTopologyFormat(QByteArray(buf.data(), static_cast<qsizetype>(n)))
+            if (looksLikeTopology(std::string_view(win, static_cast<size_t>(n)))
+                && detectTopologyFormat(QByteArray(win, static_cast<qsizetype>(n)))
                     != TopologyFormat::Unknown) {
                 out.topologyCapture = true;
                 return out;
             }
-            if (!std::memchr(buf.data(), '\n', static_cast<size_t>(n))
-                && std::memchr(buf.data(), '\r', static_cast<size_t>(n))) {
+            if (!std::memchr(win, '\n', static_cast<size_t>(n))
+                && std::memchr(win, '\r', static_cast<size_t>(n))) {
                 separator = '\r'; // old Mac line ends
                 scanner.keepOffsets(true);
             }
         }
         if (nulAt < 0 && n > 0) {
-            const void* nul = std::memchr(buf.data() + carry, 0, static_cast<size_t>(n));
+            const void* nul = std::memchr(readAt, 0, static_cast<size_t>(n));
             if (nul) {
-                nulAt = streamPos + (static_cast<const char*>(nul) - buf.data());
+                nulAt = streamPos + (static_cast<const char*>(nul) - win);
                 out.info.notes.push_back(
                     QStringLiteral("NUL bytes in the text (first at byte %1): shown as U+FFFD").arg(nulAt));
             }
@@ -266,7 +275,7 @@ FileScan scanFile(const InputFile& input, int fileIndex, const ScanContext& ctx)
         const bool atEnd = n == 0;
         qint64 pos = 0;
         while (pos < avail) {
-            const char* start = buf.data() + pos;
+            const char* start = win + pos;
             const void* nl = std::memchr(start, separator, static_cast<size_t>(avail - pos));
             if (!nl) {
                 if (atEnd) {
@@ -287,7 +296,7 @@ FileScan scanFile(const InputFile& input, int fileIndex, const ScanContext& ctx)
         }
         carry = avail - pos;
         if (carry >= kMaxLineBytes && !skippingRest) {
-            scanner.line(std::string_view(buf.data() + pos, static_cast<size_t>(kMaxLineBytes)),
+            scanner.line(std::string_view(win + pos, static_cast<size_t>(kMaxLineBytes)),
                 streamPos + pos, true);
             skippingRest = true;
         }
@@ -295,7 +304,7 @@ FileScan scanFile(const InputFile& input, int fileIndex, const ScanContext& ctx)
             streamPos += avail; // drop the rest of the overlong line
             carry = 0;
         } else {
-            std::memmove(buf.data(), buf.data() + pos, static_cast<size_t>(carry));
+            std::memmove(readAt - carry, win + pos, static_cast<size_t>(carry));
             streamPos += pos;
         }
         if (ctx.bytesDone && !stream->compressed()) {
