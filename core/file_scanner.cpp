@@ -296,8 +296,8 @@ FileScan scanFile(const InputFile& input, int fileIndex, const ScanContext& ctx)
         }
         carry = avail - pos;
         if (carry >= kMaxLineBytes && !skippingRest) {
-            scanner.line(std::string_view(win + pos, static_cast<size_t>(kMaxLineBytes)),
-                streamPos + pos, true);
+            scanner.line(
+                std::string_view(win + pos, static_cast<size_t>(kMaxLineBytes)), streamPos + pos, true);
             skippingRest = true;
         }
         if (skippingRest) {
