@@ -88,9 +88,7 @@ QString logFolderOf(const Incident& inc)
     return QStringLiteral(".");
 }
 
-// The text the verification greps for: the entry's literal filled from this event, when the event's
-// record carries it; else the event's own message (a variant the literal does not spell, or a value
-// the line did not capture), so the command finds this failure rather than nothing.
+// Whether every placeholder of `tmpl` has a value here.
 bool fillable(const QString& tmpl, const RenderContext& ctx)
 {
     QString value;
@@ -101,6 +99,9 @@ bool fillable(const QString& tmpl, const RenderContext& ctx)
     return true;
 }
 
+// The text the verification greps for: the entry's literal filled from this event, when the event's
+// record carries it; else the event's own message (a variant the literal does not spell, or a value
+// the line did not capture), so the command finds this failure rather than nothing.
 QString grepLiteral(const QString& literal, const LogEvent& e, const RenderContext& ctx)
 {
     const QString filled = fillable(literal, ctx) ? renderTemplate(literal, ctx) : QString();

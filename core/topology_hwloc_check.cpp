@@ -218,9 +218,9 @@ QString objectError(const HwlocTag& tag)
 }
 
 // hwloc allocates a distance matrix of nbobjs x nbobjs values as soon as it reads the attribute, before
-// it reads a single value: nbobjs="2000000000" in a 1 KB capture asks malloc for exabytes (found by
-// fuzz_topology_hwloc). Each value takes at least one digit and one separator, so a matrix that does not
-// fit in the file twice over cannot be real.
+// it reads a single value: nbobjs="2000000000" in a 1 KB capture asks malloc for exabytes (the fuzzer
+// dies on it). Each value takes at least a digit and a separator, so a matrix of more values than the
+// file has bytes cannot be in it.
 QString distancesError(const QString& element, const HwlocTag& tag, qsizetype fileBytes)
 {
     if (!tag.has("nbobjs"))
