@@ -109,8 +109,10 @@ QString topologyText(const TopologySet& set)
             out += QStringLiteral("  NUMA%1: CPUs %2\n")
                        .arg(n.id)
                        .arg(n.cpus.isEmpty() ? QStringLiteral("?") : n.cpus);
-        out += QLatin1Char('\n') + matrixText(h);
-        out += QStringLiteral("  (* = derived from the PCI tree)\n");
+        const QString matrix = matrixText(h);
+        out += QLatin1Char('\n') + matrix;
+        if (matrix.contains(QLatin1Char('*'))) // the legend only when a cell uses it
+            out += QStringLiteral("  (* = derived from the PCI tree)\n");
         const QStringList sys = sysPairs(h);
         out += QStringLiteral("  SYS pairs: %1\n")
                    .arg(sys.isEmpty() ? QStringLiteral("none") : sys.join(QStringLiteral(", ")));

@@ -1,6 +1,7 @@
 // Every topology capture under tests/data/topology: detected format, host, GPU/NIC counts, specific
 // cells; and the malformed ones: the error names the file and the line.
 #include "topology_loader.h"
+#include "topology_report.h"
 
 #include <QTest>
 
@@ -63,6 +64,7 @@ private Q_SLOTS:
     void sysPairCount();
     void affinityColumns();
     void hostOverride();
+    void matrixLegendOnlyWhenUsed();
 };
 
 void TestTopologyParsers::captures_data()
@@ -325,4 +327,18 @@ void TestTopologyParsers::hostOverride()
 }
 
 QTEST_GUILESS_MAIN(TestTopologyParsers)
+// The "*" legend under the path matrix only when some cell was derived from the PCI tree.
+void TestTopologyParsers::matrixLegendOnlyWhenUsed()
+{
+    const QString legend = QStringLiteral("(* = derived from the PCI tree)");
+    const QString rocm = topologyText(
+        loadTopologyFiles({ dataPath(QStringLiteral("rocm-smi-showtopo-mi300a-4apu-gfx942-xgmi.txt")) }));
+    QVERIFY(rocm.contains(QLatin1String("XGMI")));
+    QVERIFY2(!rocm.contains(legend), qPrintable(rocm));
+    const QString hwloc =
+        topologyText(loadTopologyFiles({ dataPath(QStringLiteral("hwloc-topo.gpu-a02.xml")) }));
+    QVERIFY2(hwloc.contains(legend), qPrintable(hwloc));
+    QVERIFY(hwloc.contains(QLatin1String("SYS*")) || hwloc.contains(QLatin1String("PIX*")));
+}
+
 #include "tst_topology_parsers.moc"
