@@ -65,7 +65,10 @@ struct Diagnosis
     std::vector<int> collateralEvents; // every event counted in collateral
     std::vector<Suspect> suspects;
     std::vector<Hypothesis> hypotheses;
-    std::vector<TorchrunNote> torchrun;
+    std::vector<TorchrunNote> torchrun; // one per node whose torchrun printed a Root Cause
+    // The same for people: nodes that name another rank with the same time and exit code share one line
+    // (a 128-node job printed 127 near-identical ones).
+    QStringList torchrunSummary;
     Evidence evidence;
     QString logFolder;
     QStringList notes; // topology findings and other remarks that confirm or contradict

@@ -193,11 +193,28 @@ void fillSuspects(const Incident& inc, const Catalog& cat, Diagnosis& d)
     }
 }
 
+namespace {
+
+// "gpu-a02, gpu-a03, gpu-a04, … gpu-a128": every item up to six, else the first three and the last.
+QString shortList(const QStringList& items)
+{
+    if (items.size() <= 6)
+        return items.join(QStringLiteral(", "));
+    return QStringList(items.mid(0, 3)).join(QStringLiteral(", ")) + QStringLiteral(", … ") + items.last();
+}
+
+const QString kTorchrunWhy = QStringLiteral(
+    "torchrun's summary only sees the workers of its own node, and its times are whole seconds, so a tie "
+    "goes to the first failure in dict order.");
+
+} // namespace
+
 void fillTorchrunNotes(const Incident& inc, Diagnosis& d)
 {
     if (d.initiatingEvent < 0)
         return;
     const LogEvent& init = inc.events[static_cast<size_t>(d.initiatingEvent)];
+    std::vector<const TorchrunFailure*> others; // naming another rank, in rank order below
     for (const TorchrunFailure& f : inc.torchrunFailures) {
         if (!f.rootCause || f.rank < 0)
             continue;
@@ -207,20 +224,50 @@ void fillTorchrunNotes(const Incident& inc, Diagnosis& d)
         if (f.rank == init.rank) {
             n.text =
                 QStringLiteral("torchrun on %1 agrees: its Root Cause is rank %2").arg(f.host).arg(f.rank);
+            d.torchrunSummary << n.text;
         } else {
-            n.text = QStringLiteral(
-                "torchrun on %1 names rank %2 as \"Root Cause\" (time %3, exitcode %4), but rank %5 failed "
-                "first at %6. "
-                "torchrun's summary only sees the workers of its own node, and its times are whole seconds, "
-                "so a tie goes to the first failure in dict order.")
+            n.text = QStringLiteral("torchrun on %1 names rank %2 as \"Root Cause\" (time %3, exitcode %4), "
+                                    "but rank %5 failed "
+                                    "first at %6. ")
                          .arg(f.host)
                          .arg(f.rank)
                          .arg(f.time)
                          .arg(f.exitCode)
                          .arg(init.rank)
-                         .arg(formatTime(init.time));
+                         .arg(formatTime(init.time))
+                + kTorchrunWhy;
+            others.push_back(&f);
         }
         d.torchrun.push_back(std::move(n));
+    }
+    std::stable_sort(others.begin(), others.end(),
+        [](const TorchrunFailure* a, const TorchrunFailure* b) { return a->rank < b->rank; });
+    std::vector<bool> done(others.size(), false);
+    for (size_t i = 0; i < others.size(); ++i) {
+        if (done[i])
+            continue;
+        QStringList hosts, ranks;
+        for (size_t j = i; j < others.size(); ++j) {
+            if (!done[j] && others[j]->time == others[i]->time
+                && others[j]->exitCode == others[i]->exitCode) {
+                done[j] = true;
+                hosts << others[j]->host;
+                ranks << QString::number(others[j]->rank);
+            }
+        }
+        const QString who = hosts.size() == 1
+            ? QStringLiteral("torchrun on %1 names rank %2").arg(hosts[0], ranks[0])
+            : QStringLiteral("torchrun on %1 nodes (%2) names a rank of its own node (%3)")
+                  .arg(hosts.size())
+                  .arg(shortList(hosts), shortList(ranks));
+        d.torchrunSummary << who
+                + QStringLiteral(
+                    " as \"Root Cause\" (time %1, exitcode %2), but rank %3 failed first at %4. ")
+                      .arg(others[i]->time)
+                      .arg(others[i]->exitCode)
+                      .arg(init.rank)
+                      .arg(formatTime(init.time))
+                + kTorchrunWhy;
     }
 }
 

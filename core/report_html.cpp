@@ -70,8 +70,7 @@ QString reportHtml(const ReportInput& in, const QByteArray& topologySvg, const Q
                               g.pointsTo.isEmpty() ? QString() : QStringLiteral(" → ") + g.pointsTo);
     for (const Suspect& s : d.suspects)
         suspects << QStringLiteral("rank %1 %2: %3").arg(s.rank).arg(s.host, s.reason);
-    for (const TorchrunNote& n : d.torchrun)
-        torchrun << n.text;
+    torchrun = d.torchrunSummary;
     for (const Hypothesis& x : d.hypotheses)
         hyp << QStringLiteral("%1: %2").arg(cat.signatures[static_cast<size_t>(x.signature)].id, x.reason);
     if (!collateral.isEmpty())

@@ -110,10 +110,10 @@ QString render(const ReportInput& in, const Style& s)
                     .arg(x.rank)
                     .arg(x.host.isEmpty() ? QString() : QStringLiteral(" (%1)").arg(x.host), x.reason));
     }
-    if (!d.torchrun.empty()) {
+    if (!d.torchrunSummary.isEmpty()) {
         out += s.heading(QStringLiteral("torchrun's summary"));
-        for (const TorchrunNote& n : d.torchrun)
-            out += s.item(n.text);
+        for (const QString& line : d.torchrunSummary)
+            out += s.item(line);
     }
     if (!d.hypotheses.empty()) {
         out += s.heading(QStringLiteral("Competing hypotheses"));

@@ -288,6 +288,42 @@ private Q_SLOTS:
         QVERIFY(evidence.contains(QStringLiteral("ip route get 10.0.0.2")));
     }
 
+    // Per node in the JSON; for people, the nodes that name another rank at the same time and exit code
+    // share a line (a 128-node job printed 127 near-identical ones).
+    void torchrunNodesShareALine()
+    {
+        Incident inc;
+        LogEvent init;
+        init.rank = 7;
+        init.time.ms = 1000;
+        inc.events.push_back(init);
+        const auto failure = [](const char* host, int rank, int exitCode) {
+            TorchrunFailure f;
+            f.host = QString::fromLatin1(host);
+            f.rank = rank;
+            f.exitCode = exitCode;
+            f.time = QStringLiteral("2026-03-14_02:27:45");
+            f.rootCause = true;
+            return f;
+        };
+        inc.torchrunFailures = { failure("n09", 72, -6), failure("n01", 7, -6), failure("n02", 8, -6),
+            failure("n03", 16, -6), failure("n04", 24, -6), failure("n05", 32, -6), failure("n06", 40, -6),
+            failure("n07", 48, -6), failure("n08", 56, -9) };
+        Diagnosis d;
+        d.initiatingEvent = 0;
+        detail::fillTorchrunNotes(inc, d);
+        QCOMPARE(d.torchrun.size(), size_t(9));
+        QCOMPARE(d.torchrunSummary.size(), 3);
+        QCOMPARE(d.torchrunSummary[0], QStringLiteral("torchrun on n01 agrees: its Root Cause is rank 7"));
+        QVERIFY2(
+            d.torchrunSummary[1].startsWith(QStringLiteral(
+                "torchrun on 7 nodes (n02, n03, n04, … n09) names a rank of its own node (8, 16, 24, … 72) "
+                "as \"Root Cause\" (time 2026-03-14_02:27:45, exitcode -6), but rank 7 failed first")),
+            qPrintable(d.torchrunSummary[1]));
+        QVERIFY(d.torchrunSummary[2].startsWith(QStringLiteral(
+            "torchrun on n08 names rank 56 as \"Root Cause\" (time 2026-03-14_02:27:45, exitcode -9)")));
+    }
+
     void noFailure()
     {
         QTemporaryDir dir;
