@@ -7,6 +7,7 @@
 #include <QDir>
 #include <QFileInfo>
 #include <algorithm>
+#include <map>
 #include <set>
 
 namespace rankscope {
@@ -27,6 +28,31 @@ QString formatRankRanges(std::vector<int> ranks)
         i = j + 1;
     }
     return parts.join(QLatin1Char(','));
+}
+
+QStringList suspectLines(const std::vector<Suspect>& suspects)
+{
+    QStringList reasons;
+    std::map<QString, std::pair<std::vector<int>, QStringList>> byReason; // ranks, distinct hosts
+    for (const Suspect& s : suspects) {
+        auto& [ranks, hosts] = byReason[s.reason];
+        if (ranks.empty())
+            reasons << s.reason;
+        ranks.push_back(s.rank);
+        if (!s.host.isEmpty() && !hosts.contains(s.host))
+            hosts << s.host;
+    }
+    QStringList out;
+    for (const QString& reason : std::as_const(reasons)) {
+        const auto& [ranks, hosts] = byReason[reason];
+        const QString where = hosts.isEmpty() ? QString()
+            : hosts.size() <= 3               ? QStringLiteral(" (%1)").arg(hosts.join(QStringLiteral(", ")))
+                                              : QStringLiteral(" (%1 hosts)").arg(hosts.size());
+        out << QStringLiteral("%1 %2%3: %4")
+                   .arg(ranks.size() == 1 ? QStringLiteral("rank") : QStringLiteral("ranks"),
+                       formatRankRanges(ranks), where, reason);
+    }
+    return out;
 }
 
 namespace detail {

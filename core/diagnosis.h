@@ -85,4 +85,8 @@ Diagnosis diagnose(const Incident& incident, const Catalog& catalog, const Diagn
 // "0-3,5,7-9"
 QString formatRankRanges(std::vector<int> ranks);
 
+// The suspects for people: ranks with the same reason share a line ("ranks 0-6 (gpu-a01): printed no
+// error while ..."), in the order the reasons first appear.
+QStringList suspectLines(const std::vector<Suspect>& suspects);
+
 } // namespace rankscope

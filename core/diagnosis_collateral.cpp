@@ -116,8 +116,8 @@ void fillSuspects(const Incident& inc, const Catalog& cat, Diagnosis& d)
         seen.insert(r.rank);
     for (int r = 0; r < world && d.suspects.size() < 64; ++r) {
         if (!seen.count(r))
-            d.suspects.push_back({ r, QString(),
-                QStringLiteral("no log line from this rank although nranks is %1").arg(world) });
+            d.suspects.push_back(
+                { r, QString(), QStringLiteral("no log line although nranks is %1").arg(world) });
     }
 
     // Watchdog timeouts name a SeqNum: a rank with no failure of its own while others timed out never reached
@@ -139,8 +139,8 @@ void fillSuspects(const Incident& inc, const Catalog& cat, Diagnosis& d)
         for (const RankInfo& r : inc.ranks) {
             if (!failed.count(r.rank))
                 d.suspects.push_back({ r.rank, r.host,
-                    QStringLiteral("printed no error while %1 rank(s) timed out at SeqNum %2: it probably "
-                                   "never reached that collective")
+                    QStringLiteral("printed no error while %1 rank(s) timed out at SeqNum %2: probably never "
+                                   "reached that collective")
                         .arg(timedOut.size())
                         .arg(seq) });
         }

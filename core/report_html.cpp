@@ -68,8 +68,7 @@ QString reportHtml(const ReportInput& in, const QByteArray& topologySvg, const Q
                           .arg(g.rankCount)
                           .arg(g.ranks, g.label,
                               g.pointsTo.isEmpty() ? QString() : QStringLiteral(" → ") + g.pointsTo);
-    for (const Suspect& s : d.suspects)
-        suspects << QStringLiteral("rank %1 %2: %3").arg(s.rank).arg(s.host, s.reason);
+    suspects = suspectLines(d.suspects);
     torchrun = d.torchrunSummary;
     for (const Hypothesis& x : d.hypotheses)
         hyp << QStringLiteral("%1: %2").arg(cat.signatures[static_cast<size_t>(x.signature)].id, x.reason);

@@ -104,11 +104,8 @@ QString render(const ReportInput& in, const Style& s)
     }
     if (!d.suspects.empty()) {
         out += s.heading(QStringLiteral("Suspects (hung, silent or straggling ranks)"));
-        for (const Suspect& x : d.suspects)
-            out += s.item(
-                QStringLiteral("rank %1%2: %3")
-                    .arg(x.rank)
-                    .arg(x.host.isEmpty() ? QString() : QStringLiteral(" (%1)").arg(x.host), x.reason));
+        for (const QString& line : suspectLines(d.suspects))
+            out += s.item(line);
     }
     if (!d.torchrunSummary.isEmpty()) {
         out += s.heading(QStringLiteral("torchrun's summary"));

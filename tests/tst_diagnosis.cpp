@@ -324,6 +324,21 @@ private Q_SLOTS:
             "torchrun on n08 names rank 56 as \"Root Cause\" (time 2026-03-14_02:27:45, exitcode -9)")));
     }
 
+    // Ranks with the same reason share a line, in the order the reasons first appear.
+    void suspectsShareALine()
+    {
+        const Analysis an = run({ QStringLiteral("sample-job") });
+        QVERIFY(an.currentAttempt());
+        QCOMPARE(suspectLines(an.currentAttempt()->diagnosis.suspects),
+            QStringList { QStringLiteral("ranks 4-6: no log line although nranks is 8") });
+        const std::vector<Suspect> mixed = { { 3, QStringLiteral("a"), QStringLiteral("silent") },
+            { 9, QStringLiteral("b"), QStringLiteral("late") },
+            { 1, QStringLiteral("a"), QStringLiteral("silent") },
+            { 2, QStringLiteral("a"), QStringLiteral("silent") } };
+        QCOMPARE(suspectLines(mixed),
+            (QStringList { QStringLiteral("ranks 1-3 (a): silent"), QStringLiteral("rank 9 (b): late") }));
+    }
+
     void noFailure()
     {
         QTemporaryDir dir;

@@ -362,10 +362,10 @@ void DiagnosisPane::setDiagnosis(const Incident* inc, const Diagnosis* d, const 
             item += QStringLiteral(" (<a href='event:%1'>first</a>)").arg(g.firstEvent);
         collateral << item;
     }
-    for (const Suspect& s : d->suspects)
-        suspects << QStringLiteral("rank %1 %2: %3").arg(s.rank).arg(s.host, s.reason).toHtmlEscaped();
-    for (const TorchrunNote& n : d->torchrun)
-        torchrun << n.text.toHtmlEscaped();
+    for (const QString& line : suspectLines(d->suspects))
+        suspects << line.toHtmlEscaped();
+    for (const QString& line : d->torchrunSummary)
+        torchrun << line.toHtmlEscaped();
     for (const Hypothesis& hy : d->hypotheses)
         hypotheses << QStringLiteral("<b>%1</b>: %2")
                           .arg(cat->signatures[static_cast<size_t>(hy.signature)].id.toHtmlEscaped(),
