@@ -227,8 +227,7 @@ void fillTorchrunNotes(const Incident& inc, Diagnosis& d)
             d.torchrunSummary << n.text;
         } else {
             n.text = QStringLiteral("torchrun on %1 names rank %2 as \"Root Cause\" (time %3, exitcode %4), "
-                                    "but rank %5 failed "
-                                    "first at %6. ")
+                                    "but rank %5 failed first at %6. ")
                          .arg(f.host)
                          .arg(f.rank)
                          .arg(f.time)
@@ -242,18 +241,20 @@ void fillTorchrunNotes(const Incident& inc, Diagnosis& d)
     }
     std::stable_sort(others.begin(), others.end(),
         [](const TorchrunFailure* a, const TorchrunFailure* b) { return a->rank < b->rank; });
-    std::vector<bool> done(others.size(), false);
-    for (size_t i = 0; i < others.size(); ++i) {
-        if (done[i])
-            continue;
+    // Groups by time and exit code, in the order of their lowest rank.
+    std::map<std::pair<QString, int>, size_t> groupOf;
+    std::vector<std::vector<const TorchrunFailure*>> groups;
+    for (const TorchrunFailure* f : others) {
+        const auto [it, added] = groupOf.try_emplace({ f->time, f->exitCode }, groups.size());
+        if (added)
+            groups.emplace_back();
+        groups[it->second].push_back(f);
+    }
+    for (const std::vector<const TorchrunFailure*>& group : groups) {
         QStringList hosts, ranks;
-        for (size_t j = i; j < others.size(); ++j) {
-            if (!done[j] && others[j]->time == others[i]->time
-                && others[j]->exitCode == others[i]->exitCode) {
-                done[j] = true;
-                hosts << others[j]->host;
-                ranks << QString::number(others[j]->rank);
-            }
+        for (const TorchrunFailure* f : group) {
+            hosts << f->host;
+            ranks << QString::number(f->rank);
         }
         const QString who = hosts.size() == 1
             ? QStringLiteral("torchrun on %1 names rank %2").arg(hosts[0], ranks[0])
@@ -263,8 +264,8 @@ void fillTorchrunNotes(const Incident& inc, Diagnosis& d)
         d.torchrunSummary << who
                 + QStringLiteral(
                     " as \"Root Cause\" (time %1, exitcode %2), but rank %3 failed first at %4. ")
-                      .arg(others[i]->time)
-                      .arg(others[i]->exitCode)
+                      .arg(group.front()->time)
+                      .arg(group.front()->exitCode)
                       .arg(init.rank)
                       .arg(formatTime(init.time))
                 + kTorchrunWhy;
