@@ -6,8 +6,8 @@
 // "0x1" or any odd attribute before it leaves complete_cpuset unset (found by fuzz_topology_hwloc).
 // Also refused: a PU or NUMA node without a sane os_index, for which hwloc allocates 512 MB, and a
 // distance matrix larger than the file could hold, which hwloc allocates before reading it.
-// Every capture is therefore checked with QXmlStreamReader, and each <object> and distances tag is
-// re-read the way hwloc reads it, before hwloc sees the buffer.
+// Every capture is therefore checked with QXmlStreamReader, and each tag is re-read the way hwloc
+// reads it, before hwloc sees the buffer.
 #include "topology_hwloc_check.h"
 
 #include <QRegularExpression>
@@ -149,6 +149,22 @@ bool isHwlocBitmap(const QString& value, bool& empty)
     return any;
 }
 
+// hwloc_bitmap_sscanf counts the commas of a set from its second character, then asserts that it read
+// no more words than it counted: a value that starts with a comma and goes on (",0x1") aborts the
+// process (found by fuzz_topology_hwloc). Any element's set attribute (an object's, a cpukind's, a
+// memattr initiator's) goes through it.
+QString leadingCommaError(const HwlocTag& tag, QStringView element)
+{
+    for (const auto& [name, value] : tag.attributes) {
+        if ((name.endsWith(QLatin1String("cpuset")) || name.endsWith(QLatin1String("nodeset")))
+            && value.startsWith(u',') && value.size() > 1)
+            return QStringLiteral("<%1> has %2=\"%3\", a set that starts with a comma (hwloc 2.9 aborts "
+                                  "the process on it)")
+                .arg(element.toString(), name, value.left(40));
+    }
+    return {};
+}
+
 // With every CPU or every NUMA node disallowed hwloc aborts the process ("Topology became empty"),
 // so the sets must be readable, and the root's allowed sets not empty (found by fuzz_topology_hwloc).
 QString setError(const HwlocTag& tag)
@@ -258,8 +274,6 @@ QString hwlocXmlPrecheckError(const QByteArray& xml)
         if (r.readNext() != QXmlStreamReader::StartElement)
             continue;
         const bool object = r.name() == QLatin1String("object");
-        if (!object && !isDistancesElement(r.name()))
-            continue;
         // No '<' can occur inside a well-formed tag, so the last one before the reader's position opens it.
         const qsizetype open = text.lastIndexOf(u'<', static_cast<qsizetype>(r.characterOffset()) - 1);
         const qsizetype end = open < 0 ? -1 : text.indexOf(u'>', open);
@@ -268,8 +282,11 @@ QString hwlocXmlPrecheckError(const QByteArray& xml)
         line += QStringView(text).mid(counted, open - counted).count(u'\n');
         counted = open;
         const HwlocTag tag = readLikeHwloc(QStringView(text).mid(open + 1, end - open - 1));
-        const QString error =
-            object ? objectError(tag) : distancesError(r.name().toString(), tag, xml.size());
+        QString error = leadingCommaError(tag, r.name());
+        if (error.isEmpty() && object)
+            error = objectError(tag);
+        else if (error.isEmpty() && isDistancesElement(r.name()))
+            error = distancesError(r.name().toString(), tag, xml.size());
         if (!error.isEmpty())
             return QStringLiteral("line %1: %2").arg(line).arg(error);
     }

@@ -229,6 +229,14 @@ void TestTopologyParsers::hwlocCrashInputs_data()
         << "hostile/hwloc-distances2-nbobjs-2000000000.xml"
         << "hwloc-distances2-nbobjs-2000000000.xml|line 12: <distances2> has nbobjs=\"2000000000\": a "
            "matrix of 2000000000 x 2000000000 values, more than this 1227-byte file can hold";
+    // hwloc_bitmap_sscanf asserts on a set that starts with a comma, in any element (fuzz_topology_hwloc).
+    QTest::newRow("set-leading-comma")
+        << "hostile/hwloc-set-leading-comma.xml"
+        << "hwloc-set-leading-comma.xml|line 9: <object> has complete_nodeset=\",0x00000001\", a set that "
+           "starts with a comma (hwloc 2.9 aborts the process on it)";
+    QTest::newRow("cpukind-leading-comma")
+        << "hostile/hwloc-cpukind-leading-comma.xml"
+        << "hwloc-cpukind-leading-comma.xml|line 12: <cpukind> has cpuset=\",0x00000003\", a set that starts";
     QTest::newRow("v1-distances-nbobjs-3000000000")
         << "hostile/hwloc-v1-distances-nbobjs-3000000000.xml"
         << "hwloc-v1-distances-nbobjs-3000000000.xml|line 6: <distances> has nbobjs=\"3000000000\": a "
