@@ -3,6 +3,7 @@
 #include "topology_model.h"
 
 #include <QRegularExpression>
+#include <charconv>
 #include <re2/re2.h>
 
 namespace rankscope {
@@ -23,6 +24,16 @@ bool startsWith(std::string_view s, std::string_view p)
     return s.substr(0, p.size()) == p;
 }
 
+// Digits as an int; -1 when empty or too large for one (std::stoi threw on "GPU 99999999999": the
+// fuzzer's find, and an exception must not leave core/).
+int toInt(const std::string& digits)
+{
+    int v = -1;
+    const char* end = digits.data() + digits.size();
+    const auto [at, ec] = std::from_chars(digits.data(), end, v);
+    return ec == std::errc() && at == end ? v : -1;
+}
+
 bool parseInit(std::string_view m, IdentityFact& f)
 {
     // Every form since 2.8 ends with "- Init START" or "- Init COMPLETE"; older ones lack nvmlDev/commId.
@@ -37,7 +48,7 @@ bool parseInit(std::string_view m, IdentityFact& f)
     f.rank = rank;
     f.nRanks = nranks;
     f.cudaDev = cuda;
-    f.nvmlDev = nvml.empty() ? -1 : std::stoi(nvml);
+    f.nvmlDev = toInt(nvml);
     f.busId = busIdFromNccl(bus);
     f.commId = qs(comm);
     f.initComplete = state == "COMPLETE";
@@ -71,7 +82,7 @@ bool parseNetUsing(std::string_view m, IdentityFact& f)
     int index = -1, port = -1;
     std::string name, portText, layer;
     while (RE2::FindAndConsume(&in, dev, &index, &name, &portText, &layer)) {
-        port = portText.empty() ? -1 : std::stoi(portText);
+        port = toInt(portText);
         f.nics.push_back(NicUse { index, qs(name), port, qs(layer) });
     }
     if (semi != std::string_view::npos)
@@ -101,8 +112,10 @@ bool parseAffinity(std::string_view m, IdentityFact& f)
     std::string a, b, c, d;
     if (!RE2::PartialMatch(piece(m), re, &a, &b, &c, &d))
         return false;
+    f.nvmlDev = toInt(a.empty() ? c : a);
+    if (f.nvmlDev < 0)
+        return false; // no GPU has such a number
     f.kind = IdentityFact::Kind::Affinity;
-    f.nvmlDev = std::stoi(a.empty() ? c : a);
     f.text = qs(b.empty() ? d : b);
     return true;
 }

@@ -1,5 +1,6 @@
 // Attribution edge cases: every source of "who wrote this line" alone and in disagreement. Each row writes a
 // few small files (from the real templates) and checks one rank and the incident's warnings.
+#include "identity_facts.h"
 #include "ingest.h"
 
 #include <QDir>
@@ -34,6 +35,29 @@ class TestIngestAttribution : public QObject
 {
     Q_OBJECT
 private Q_SLOTS:
+    // Numbers too large for an int in identity lines: no fact, or the field unknown, never an exception
+    // (std::stoi threw on "Setting affinity for GPU 99999999999", found by fuzz_line_prefix in CI).
+    void identityNumbersTooLarge()
+    {
+        IdentityFact f;
+        QVERIFY(!parseNcclIdentity("Setting affinity for GPU 99999999999 to 0-31", f));
+        IdentityFact ok;
+        QVERIFY(parseNcclIdentity("Setting affinity for GPU 3 to 32-63,96-127", ok));
+        QCOMPARE(ok.nvmlDev, 3);
+        QCOMPARE(ok.text, QStringLiteral("32-63,96-127"));
+        IdentityFact net;
+        QVERIFY(parseNcclIdentity("NET/IB : Using [0]mlx5_0:99999999999/IB [1]mlx5_1:1/IB", net));
+        QCOMPARE(net.nics.size(), size_t(2));
+        QCOMPARE(net.nics[0].port, -1);
+        QCOMPARE(net.nics[1].port, 1);
+        IdentityFact init;
+        QVERIFY(parseNcclIdentity("ncclCommInitRankConfig comm 0x55d0 rank 0 nranks 8 cudaDev 0 nvmlDev "
+                                  "99999999999 busId 18000 commId 0x6b1f - Init START",
+            init));
+        QCOMPARE(init.rank, 0);
+        QCOMPARE(init.nvmlDev, -1);
+    }
+
     void attribution_data()
     {
         QTest::addColumn<Files>("files");
