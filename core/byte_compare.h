@@ -3,8 +3,12 @@
 #pragma once
 
 #include <QtGlobal>
+#include <bit>
 #include <cstddef>
 #include <cstring>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 namespace rankscope {
 
@@ -41,6 +45,48 @@ inline bool digitsAt(quint64 word, quint64 mask)
     constexpr quint64 zeros = 0x3030303030303030ull;
     constexpr quint64 six = 0x0606060606060606ull;
     return (word & mask & high) == (zeros & mask) && ((word + six) & mask & high) == (zeros & mask);
+}
+
+// The index of the first byte where a[0, n) and b[0, n) differ, or n when they are equal.
+inline std::size_t firstDifference(const char* a, const char* b, std::size_t n)
+{
+    std::size_t i = 0;
+#if defined(__SSE2__)
+    for (; i + 16 <= n; i += 16) {
+        const __m128i x = _mm_loadu_si128(reinterpret_cast<const __m128i*>(a + i));
+        const __m128i y = _mm_loadu_si128(reinterpret_cast<const __m128i*>(b + i));
+        const auto same = static_cast<unsigned>(_mm_movemask_epi8(_mm_cmpeq_epi8(x, y)));
+        if (same != 0xFFFFu)
+            return i + static_cast<std::size_t>(std::countr_one(same));
+    }
+#endif
+    for (; i + 8 <= n && loadWord(a + i) == loadWord(b + i); i += 8) { }
+    for (; i < n; ++i) {
+        if (a[i] != b[i])
+            return i;
+    }
+    return n;
+}
+
+// Given that a[first] != b[first]: the index of the last byte where a[0, n) and b[0, n) differ.
+inline std::size_t lastDifference(const char* a, const char* b, std::size_t first, std::size_t n)
+{
+    std::size_t end = n; // bytes [end, n) are equal
+#if defined(__SSE2__)
+    for (; end >= first + 16; end -= 16) {
+        const __m128i x = _mm_loadu_si128(reinterpret_cast<const __m128i*>(a + end - 16));
+        const __m128i y = _mm_loadu_si128(reinterpret_cast<const __m128i*>(b + end - 16));
+        const auto same = static_cast<unsigned>(_mm_movemask_epi8(_mm_cmpeq_epi8(x, y)));
+        if (same != 0xFFFFu)
+            return end - 1 - static_cast<std::size_t>(std::countl_one(same << 16));
+    }
+#endif
+    for (; end >= first + 8 && loadWord(a + end - 8) == loadWord(b + end - 8); end -= 8) { }
+    for (; end > first + 1; --end) {
+        if (a[end - 1] != b[end - 1])
+            return end - 1;
+    }
+    return first;
 }
 
 } // namespace rankscope

@@ -276,6 +276,13 @@ FileScan scanFile(const InputFile& input, int fileIndex, const ScanContext& ctx)
         qint64 pos = 0;
         while (pos < avail) {
             const char* start = win + pos;
+            if (!skippingRest) { // most lines of an NCCL log repeat the one before but for a counter
+                const qint64 same = scanner.repeatedLine(start, avail - pos, streamPos + pos);
+                if (same >= 0) {
+                    pos += same + 1;
+                    continue;
+                }
+            }
             const void* nl = std::memchr(start, separator, static_cast<size_t>(avail - pos));
             if (!nl) {
                 if (atEnd) {
@@ -294,6 +301,7 @@ FileScan scanFile(const InputFile& input, int fileIndex, const ScanContext& ctx)
             }
             pos += len + 1;
         }
+        scanner.forgetLastLine(); // its bytes are about to move or be read over
         carry = avail - pos;
         if (carry >= kMaxLineBytes && !skippingRest) {
             scanner.line(

@@ -60,11 +60,46 @@ LineScanner::LineScanner(FileScan& out, const ScanContext& ctx, int fileIndex)
 {
 }
 
+qint64 LineScanner::repeatedLine(const char* start, qint64 avail, qint64 offset)
+{
+    const LastPlainLine& last = m_last;
+    const std::size_t n = last.size;
+    if (!last.bytes || m_restartPending || static_cast<std::size_t>(avail) <= n || start[n] != '\n')
+        return -1;
+    const std::size_t first = firstDifference(last.bytes, start, n);
+    if (first < n) {
+        // The prefix and the message's first letter must be the same: the stream, the level and the
+        // shortcut's first test follow from them.
+        if (first <= last.messageAt)
+            return -1;
+        const std::size_t end = lastDifference(last.bytes, start, first, n) + 1;
+        if (end - first > 32 || end > last.textSize)
+            return -1;
+        for (std::size_t k = first; k < end; ++k) {
+            if (start[k] == '\n' || start[k] == '\r' || start[k] == '>')
+                return -1;
+        }
+        // The rest of the line is the last line's, which holds no atom.
+        if (m_prefilter && m_prefilter->atomMayOverlap(std::string_view(start, last.textSize), first, end))
+            return -1;
+    }
+    ++m_lineNo;
+    if (m_keepOffsets)
+        m_out.info.lineOffsets.push_back(offset);
+    StreamStats& st = m_out.streams[static_cast<size_t>(last.stream)];
+    ++st.lines;
+    ++st.counts[static_cast<size_t>(Severity::Info)];
+    m_last.bytes = start;
+    return static_cast<qint64>(n);
+}
+
 void LineScanner::line(std::string_view raw, qint64 offset, bool cut)
 {
     ++m_lineNo;
     if (m_keepOffsets)
         m_out.info.lineOffsets.push_back(offset);
+    m_last.bytes = nullptr;
+    const std::size_t rawSize = raw.size();
     if (!raw.empty() && raw.back() == '\r')
         raw.remove_suffix(1);
     std::string unwrapped;
@@ -77,8 +112,14 @@ void LineScanner::line(std::string_view raw, qint64 offset, bool cut)
         m_out.info.notes.push_back(
             QStringLiteral("line %1 is longer than 1 MiB: cut, with a marker").arg(m_lineNo));
 
-    if (m_ctx.shortcuts && !m_pasted && !m_restartPending && plainLine(text))
+    if (m_ctx.shortcuts && !m_pasted && !m_restartPending && plainLine(text)) {
+        if (m_last.stream >= 0 && !cut && rawSize <= 4096) { // the NCCL shortcut took it: see repeatedLine()
+            m_last.bytes = raw.data();
+            m_last.size = rawSize;
+            m_last.textSize = text.size();
+        }
         return;
+    }
     tellLastStamp(); // the full parse may open an event that takes it as its previous stamp
 
     LinePrefix p;
@@ -174,6 +215,7 @@ void LineScanner::line(std::string_view raw, qint64 offset, bool cut)
 
 inline bool LineScanner::plainLine(std::string_view text)
 {
+    m_last.stream = -1;
     const bool glogFirst = m_glogFirst;
     if (glogFirst ? plainGlogLine(text) : plainNcclLine(text))
         return true;
@@ -209,8 +251,13 @@ inline bool LineScanner::plainInfoLine(std::string_view text, std::string_view m
     }
     if (std::memchr(message.data(), '>', std::min<size_t>(message.size(), 164)))
         return false; // maybe "file.cc:123 -> 2"; one memchr measured cheaper than isReturnTrail()
-    if (m_prefilter && m_prefilter->mayMatch(text))
+    bool sawAtom = false;
+    if (m_prefilter && m_prefilter->mayMatch(text, &sawAtom))
         return false;
+    if (!sawAtom) { // a candidate for repeatedLine()
+        m_last.stream = stream;
+        m_last.messageAt = static_cast<std::size_t>(message.data() - text.data());
+    }
     StreamStats& st = m_out.streams[static_cast<size_t>(stream)];
     ++st.lines;
     ++st.counts[static_cast<size_t>(Severity::Info)];

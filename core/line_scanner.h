@@ -32,6 +32,12 @@ public:
     LineScanner(FileScan& out, const ScanContext& ctx, int fileIndex);
 
     void line(std::string_view raw, qint64 offset, bool cut);
+    // Before line(): when the bytes at `start` (`avail` of them) begin a line that repeats the last one
+    // but for a short stretch of its message that holds no atom, '>' or line end ("opCount b7" becoming
+    // "opCount b8"), counts it as the plain INFO line it is and returns its length; -1 otherwise.
+    // The last line's bytes must still be where line() saw them: forgetLastLine() before they move.
+    qint64 repeatedLine(const char* start, qint64 avail, qint64 offset);
+    void forgetLastLine() { m_last.bytes = nullptr; }
     void finish();
     void setPasted(bool pasted) { m_pasted = pasted; }
     void keepOffsets(bool keep) { m_keepOffsets = keep; }
@@ -103,6 +109,16 @@ private:
     std::array<int, 16> m_recent = { -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1 };
     size_t m_recentHit = 0; // the slot of the last stream found there
     size_t m_recentNext = 0; // the slot the next stream found by hash goes to
+    // The last line, when the NCCL shortcut took it and no atom of the prefilter occurs in it.
+    struct LastPlainLine
+    {
+        const char* bytes = nullptr;
+        std::size_t size = 0; // with any '\r'
+        std::size_t textSize = 0; // without it
+        std::size_t messageAt = 0;
+        int stream = -1;
+    };
+    LastPlainLine m_last;
     int m_segment = 0;
     bool m_restartPending = false;
     qint64 m_lastRestartMessage = -1;

@@ -185,8 +185,12 @@ bool LiteralPrefilter::build(const std::vector<std::string>& patterns)
 void LiteralPrefilter::index()
 {
     std::size_t shortest = 64;
-    for (const std::string& atom : m_atoms)
+    m_anyGram.assign(kHashes, 0);
+    for (const std::string& atom : m_atoms) {
         shortest = std::min(shortest, atom.size());
+        for (std::size_t k = 0; k + kGram <= atom.size(); ++k)
+            m_anyGram[gramHash(atom.data() + k)] = 1;
+    }
     if (shortest < kGram) { // FilteredRE2 never returns such atoms; never risk a miss if it did
         m_unfiltered.push_back(-1);
         shortest = kGram;
@@ -239,8 +243,11 @@ void LiteralPrefilter::index()
         m_bucketStart[h + 1] += m_bucketStart[h];
 }
 
-bool LiteralPrefilter::mayMatch(std::string_view line) const
+bool LiteralPrefilter::mayMatch(std::string_view line, bool* sawAtom) const
 {
+    bool saw = false;
+    bool& seen = sawAtom ? *sawAtom : saw;
+    seen = !m_unfiltered.empty() && !m_parts.empty();
     if (m_parts.empty())
         return false;
     if (!m_unfiltered.empty())
@@ -260,12 +267,35 @@ bool LiteralPrefilter::mayMatch(std::string_view line) const
             | hit(gramHash(text + at + 2 * stride)) | hit(gramHash(text + at + 3 * stride));
         // A hit is often a common gram that only shares a hash bit with an atom gram ("]:gp" of
         // "[default3]:gpu-a01"): the scan goes on unless one of the four positions holds an atom.
-        if (any && atomAtAny(line, at, 4))
+        if (any && atomAtAny(line, at, 4)) {
+            seen = true;
             return confirm(line, at);
+        }
     }
     for (; at <= last; at += stride) {
-        if (hit(gramHash(text + at)) && atomAtAny(line, at, 1))
+        if (hit(gramHash(text + at)) && atomAtAny(line, at, 1)) {
+            seen = true;
             return confirm(line, at);
+        }
+    }
+    return false;
+}
+
+// An atom occurrence [s, s + length) that includes byte q holds the whole gram at max(s, q - 3): its
+// length is at least kGram. So the grams from first - 3 to end - 1 are all there is to look up.
+bool LiteralPrefilter::atomMayOverlap(std::string_view line, std::size_t first, std::size_t end) const
+{
+    if (m_parts.empty())
+        return false;
+    if (!m_unfiltered.empty())
+        return true;
+    if (line.size() < kGram)
+        return false;
+    const std::size_t from = first > kGram - 1 ? first - (kGram - 1) : 0;
+    const std::size_t to = std::min(end, line.size() - kGram + 1);
+    for (std::size_t g = from; g < to; ++g) {
+        if (m_anyGram[gramHash(line.data() + g)])
+            return true;
     }
     return false;
 }

@@ -25,12 +25,16 @@ public:
 
     // patterns in RE2::Set order, each already known to compile. False when FilteredRE2 refuses one.
     bool build(const std::vector<std::string>& patterns);
-    // False only when no pattern can match the line.
-    bool mayMatch(std::string_view line) const;
+    // False only when no pattern can match the line. `sawAtom`, when given, is set to whether the line
+    // holds some atom; a line without any can have none of its bytes complete another line's pattern.
+    bool mayMatch(std::string_view line, bool* sawAtom = nullptr) const;
     // Patterns without a usable literal: their presence makes mayMatch() pass every line.
     const std::vector<int>& unfilteredPatterns() const { return m_unfiltered; }
     // Bytes between sampled positions (the shortest atom minus the gram length, plus one).
     std::size_t stride() const { return m_stride; }
+    // False only when no atom occurrence in `line` can include a byte of [first, end): every gram that
+    // overlaps those bytes is looked up among all the atoms' grams.
+    bool atomMayOverlap(std::string_view line, std::size_t first, std::size_t end) const;
 
 private:
     struct Candidate
@@ -55,6 +59,7 @@ private:
     std::vector<std::string> m_atoms; // lower case
     std::vector<int> m_unfiltered;
     std::size_t m_stride = 1;
+    std::vector<quint8> m_anyGram; // per gram hash: 1 when some atom has that gram at any offset
     std::vector<quint8> m_gramHit; // per gram hash: 1 when some atom has that gram at an offset < stride
     std::vector<quint32> m_bucketStart; // CSR offsets into m_candidates, by gram hash
     std::vector<Candidate> m_candidates;
