@@ -281,7 +281,7 @@ inline bool LineScanner::plainGlogLine(std::string_view text)
         if (c.severity != Severity::Info || c.shape != LineShape::Plain)
             return false;
     }
-    if (saysRestart(m) || (m_prefilter && m_prefilter->mayMatch(text)))
+    if (m_prefilter ? m_prefilter->mayMatch(text) : saysRestart(m)) // the prefilter knows kRestartPhrases
         return false;
     StreamStats& st = m_out.streams[static_cast<size_t>(stream)];
     ++st.lines;
@@ -347,9 +347,10 @@ inline void LineScanner::noteStep(std::string_view message, int stream)
 
 inline bool LineScanner::saysRestart(std::string_view message)
 {
+    static_assert(std::size(kRestartPhrases) == 2);
     return !message.empty() && std::memchr(message.data(), 'w', message.size())
-        && (message.find("will restart worker group") != std::string_view::npos
-            || message.find("Restarting worker group") != std::string_view::npos);
+        && (message.find(kRestartPhrases[0]) != std::string_view::npos
+            || message.find(kRestartPhrases[1]) != std::string_view::npos);
 }
 
 } // namespace rankscope

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <future>
+#include <iterator>
 #include <optional>
 #include <re2/re2.h>
 #include <re2/set.h>
@@ -87,6 +88,11 @@ SignatureMatcher::SignatureMatcher(const Catalog& catalog, MatcherOptions matche
         for (const QString& pattern : sig.patterns)
             allPatterns.push_back(pattern.toStdString());
     }
+    // The prefilter's patterns go on past the Set's with the restart phrases.
+    std::vector<std::string> scannerPatterns;
+    for (const std::string_view phrase : kRestartPhrases)
+        scannerPatterns.push_back(RE2::QuoteMeta(std::string(phrase)));
+    allPatterns.insert(allPatterns.end(), scannerPatterns.begin(), scannerPatterns.end());
     std::future<std::optional<LiteralPrefilter>> prefilter =
         std::async(std::launch::async, [&allPatterns]() -> std::optional<LiteralPrefilter> {
             LiteralPrefilter built;
@@ -138,14 +144,16 @@ SignatureMatcher::SignatureMatcher(const Catalog& catalog, MatcherOptions matche
             + QStringLiteral(" patterns); simplify or split the patterns");
         return;
     }
-    if (ready && d->patterns.size() == allPatterns.size()) {
+    if (ready && d->patterns.size() + scannerPatterns.size() == allPatterns.size()) {
         d->literals = std::move(*ready);
-    } else if (!d->literals.build(d->patterns)) {
+    } else if (std::vector<std::string> patterns = d->patterns;
+               patterns.insert(patterns.end(), scannerPatterns.begin(), scannerPatterns.end()),
+               !d->literals.build(patterns)) {
         d->error = QStringLiteral("internal: the literal prefilter refused a pattern");
         return;
     }
     for (int p : d->literals.unfilteredPatterns()) {
-        if (p < 0)
+        if (p < 0 || p >= static_cast<int>(d->patternSignature.size()))
             continue;
         const auto up = static_cast<std::size_t>(p);
         d->unfiltered << catalog.signatures[static_cast<std::size_t>(d->patternSignature[up])].id

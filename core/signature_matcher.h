@@ -26,6 +26,12 @@ struct MatchResult
     explicit operator bool() const { return signature >= 0; }
 };
 
+// What torchrun's agent says before it restarts the workers. No signature matches it, but the scanner
+// must parse such a line in full: the literal prefilter passes every line that holds one of these, so a
+// scanner shortcut that asks the prefilter needs no search of its own.
+inline constexpr std::string_view kRestartPhrases[] = { "will restart worker group",
+    "Restarting worker group" };
+
 struct MatcherOptions
 {
     std::int64_t maxMemoryBytes = 64 << 20; // budget for the compiled RE2::Set
@@ -48,7 +54,8 @@ public:
     // prefilter pass every line, which costs throughput (never correctness).
     QStringList unfilteredPatterns() const;
 
-    // Cheap test run before the Set: false guarantees that no pattern matches the line.
+    // Cheap test run before the Set: false guarantees that no pattern matches the line, and that the line
+    // holds none of kRestartPhrases.
     bool mayMatch(std::string_view line) const;
     // The filter behind mayMatch(), for a caller that tests every line of a file and would pay for two
     // calls across files per line otherwise; null when the matcher is invalid (mayMatch() is then false).

@@ -165,6 +165,33 @@ private Q_SLOTS:
         compareLoads(dir.path());
     }
 
+    // torchrun's agent says it restarts the workers in a glog line whose header repeats an earlier one: the
+    // shortcut must leave it to the full parse (the prefilter passes it), and each restart starts an attempt.
+    void restartInRepeatedHeader()
+    {
+        const QByteArray agent =
+            "I0314 02:1%1:00.000000 1000 torch/distributed/elastic/agent/server/api.py:685] "
+            "[default] Worker group FAILED. %2/3 attempts left; will restart worker group\n";
+        QByteArray log;
+        for (int attempt = 0; attempt < 3; ++attempt) {
+            if (attempt > 0)
+                log += QByteArray(agent)
+                           .replace("%1", QByteArray::number(attempt))
+                           .replace("%2", QByteArray::number(4 - attempt));
+            for (int step = 0; step < 60; ++step)
+                log += QByteArray("I0314 02:1") + QByteArray::number(attempt) + ":01.000000 1000 "
+                    + "torch/distributed/elastic/agent/server/api.py:685] [default] waiting, step "
+                    + QByteArray::number(step) + "\n";
+        }
+        QTemporaryDir dir;
+        QFile f(dir.filePath(QStringLiteral("agent.log")));
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(log);
+        f.close();
+        const LoadResult fast = compareLoads(dir.path());
+        QCOMPARE(fast.incidents.size(), size_t { 3 });
+    }
+
     // A line that repeats the one before but for a few bytes ("opCount b7", "opCount b8") is counted
     // without a parse only when those bytes cannot change what the parse finds: each row's last line
     // differs from the one before in a way that must send it through the full parse.
