@@ -47,46 +47,56 @@ inline bool digitsAt(quint64 word, quint64 mask)
     return (word & mask & high) == (zeros & mask) && ((word + six) & mask & high) == (zeros & mask);
 }
 
-// The index of the first byte where a[0, n) and b[0, n) differ, or n when they are equal.
-inline std::size_t firstDifference(const char* a, const char* b, std::size_t n)
+// Where a[0, n) and b[0, n) differ: bytes [first, end), with first == end == n when they are equal.
+struct DifferenceSpan
 {
-    std::size_t i = 0;
-#if defined(__SSE2__)
-    for (; i + 16 <= n; i += 16) {
-        const __m128i x = _mm_loadu_si128(reinterpret_cast<const __m128i*>(a + i));
-        const __m128i y = _mm_loadu_si128(reinterpret_cast<const __m128i*>(b + i));
-        const auto same = static_cast<unsigned>(_mm_movemask_epi8(_mm_cmpeq_epi8(x, y)));
-        if (same != 0xFFFFu)
-            return i + static_cast<std::size_t>(std::countr_one(same));
-    }
-#endif
-    for (; i + 8 <= n && loadWord(a + i) == loadWord(b + i); i += 8) { }
-    for (; i < n; ++i) {
-        if (a[i] != b[i])
-            return i;
-    }
-    return n;
-}
+    std::size_t first;
+    std::size_t end;
+};
 
-// Given that a[first] != b[first]: the index of the last byte where a[0, n) and b[0, n) differ.
-inline std::size_t lastDifference(const char* a, const char* b, std::size_t first, std::size_t n)
+inline DifferenceSpan differenceSpan(const char* a, const char* b, std::size_t n)
 {
-    std::size_t end = n; // bytes [end, n) are equal
 #if defined(__SSE2__)
-    for (; end >= first + 16; end -= 16) {
-        const __m128i x = _mm_loadu_si128(reinterpret_cast<const __m128i*>(a + end - 16));
-        const __m128i y = _mm_loadu_si128(reinterpret_cast<const __m128i*>(b + end - 16));
-        const auto same = static_cast<unsigned>(_mm_movemask_epi8(_mm_cmpeq_epi8(x, y)));
-        if (same != 0xFFFFu)
-            return end - 1 - static_cast<std::size_t>(std::countl_one(same << 16));
+    if (n >= 16 && n <= 256) {
+        // A bit per byte that differs, from every 16-byte block: a fixed number of independent compares,
+        // no exit in the middle of the line. The last block overlaps the one before it.
+        quint64 bits[5] = {};
+        const auto blockDiff = [a, b](std::size_t at) {
+            const __m128i x = _mm_loadu_si128(reinterpret_cast<const __m128i*>(a + at));
+            const __m128i y = _mm_loadu_si128(reinterpret_cast<const __m128i*>(b + at));
+            return quint64 { ~static_cast<unsigned>(_mm_movemask_epi8(_mm_cmpeq_epi8(x, y))) & 0xFFFFu };
+        };
+        std::size_t i = 0;
+        for (; i + 16 <= n; i += 16)
+            bits[i / 64] |= blockDiff(i) << (i % 64);
+        if (i < n) {
+            const std::size_t at = n - 16;
+            const quint64 d = blockDiff(at);
+            bits[at / 64] |= d << (at % 64);
+            if (at % 64 > 48)
+                bits[at / 64 + 1] |= d >> (64 - at % 64);
+        }
+        std::size_t w = 0;
+        while (w < 4 && bits[w] == 0)
+            ++w;
+        if (w == 4)
+            return { n, n };
+        const std::size_t first = w * 64 + static_cast<std::size_t>(std::countr_zero(bits[w]));
+        w = 3;
+        while (bits[w] == 0)
+            --w;
+        return { first, w * 64 + 64 - static_cast<std::size_t>(std::countl_zero(bits[w])) };
     }
 #endif
-    for (; end >= first + 8 && loadWord(a + end - 8) == loadWord(b + end - 8); end -= 8) { }
-    for (; end > first + 1; --end) {
-        if (a[end - 1] != b[end - 1])
-            return end - 1;
-    }
-    return first;
+    std::size_t first = 0;
+    while (first < n && a[first] == b[first])
+        ++first;
+    if (first == n)
+        return { n, n };
+    std::size_t end = n;
+    while (a[end - 1] == b[end - 1])
+        --end;
+    return { first, end };
 }
 
 } // namespace rankscope

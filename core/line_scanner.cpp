@@ -66,13 +66,12 @@ qint64 LineScanner::repeatedLine(const char* start, qint64 avail, qint64 offset)
     const std::size_t n = last.size;
     if (!last.bytes || m_restartPending || static_cast<std::size_t>(avail) <= n || start[n] != '\n')
         return -1;
-    const std::size_t first = firstDifference(last.bytes, start, n);
+    const auto [first, end] = differenceSpan(last.bytes, start, n);
     if (first < n) {
         // The prefix and the message's first letter must be the same: the stream, the level and the
         // shortcut's first test follow from them.
         if (first <= last.messageAt)
             return -1;
-        const std::size_t end = lastDifference(last.bytes, start, first, n) + 1;
         if (end - first > 32 || end > last.textSize)
             return -1;
         for (std::size_t k = first; k < end; ++k) {

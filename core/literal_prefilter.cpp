@@ -185,11 +185,13 @@ bool LiteralPrefilter::build(const std::vector<std::string>& patterns)
 void LiteralPrefilter::index()
 {
     std::size_t shortest = 64;
-    m_anyGram.assign(kHashes, 0);
+    m_anyGram.assign(kHashes / 64, 0);
     for (const std::string& atom : m_atoms) {
         shortest = std::min(shortest, atom.size());
-        for (std::size_t k = 0; k + kGram <= atom.size(); ++k)
-            m_anyGram[gramHash(atom.data() + k)] = 1;
+        for (std::size_t k = 0; k + kGram <= atom.size(); ++k) {
+            const quint32 h = gramHash(atom.data() + k);
+            m_anyGram[h / 64] |= quint64 { 1 } << (h % 64);
+        }
     }
     if (shortest < kGram) { // FilteredRE2 never returns such atoms; never risk a miss if it did
         m_unfiltered.push_back(-1);
@@ -294,7 +296,8 @@ bool LiteralPrefilter::atomMayOverlap(std::string_view line, std::size_t first, 
     const std::size_t from = first > kGram - 1 ? first - (kGram - 1) : 0;
     const std::size_t to = std::min(end, line.size() - kGram + 1);
     for (std::size_t g = from; g < to; ++g) {
-        if (m_anyGram[gramHash(line.data() + g)])
+        const quint32 h = gramHash(line.data() + g);
+        if (m_anyGram[h / 64] >> (h % 64) & 1)
             return true;
     }
     return false;

@@ -59,7 +59,9 @@ private:
     std::vector<std::string> m_atoms; // lower case
     std::vector<int> m_unfiltered;
     std::size_t m_stride = 1;
-    std::vector<quint8> m_anyGram; // per gram hash: 1 when some atom has that gram at any offset
+    // A bit per gram hash, set when some atom has that gram at any offset: 16 KB, which stays in L1 while
+    // the scan streams log bytes through L2 (a byte per hash, 128 KB, missed on most lookups).
+    std::vector<quint64> m_anyGram;
     std::vector<quint8> m_gramHit; // per gram hash: 1 when some atom has that gram at an offset < stride
     std::vector<quint32> m_bucketStart; // CSR offsets into m_candidates, by gram hash
     std::vector<Candidate> m_candidates;

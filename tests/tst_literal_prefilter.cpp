@@ -112,6 +112,54 @@ private Q_SLOTS:
         QVERIFY(!f.mayMatch("NET/IB : Got completion from peer 10.0.0.1<4> with status=12"));
         QVERIFY(f.mayMatch("NET/IB : Got completion from peer 10.0.0.1<4> with vendor err 129"));
     }
+
+    // sawAtom tells a line without any atom (whose bytes can complete no other line's pattern) from a line
+    // that holds some atoms but not enough for a pattern.
+    void reportsWhetherAnAtomWasSeen()
+    {
+        LiteralPrefilter f;
+        QVERIFY(f.build({ "unhandled system error", "Got completion from peer .* with vendor err (\\d+)" }));
+        bool saw = true;
+        QVERIFY(
+            !f.mayMatch("gpu-a01:1007035:1007035 [2] NCCL INFO AllReduce: opCount 17 sendbuff 0x7f3c", &saw));
+        QVERIFY(!saw);
+        QVERIFY(!f.mayMatch("NET/IB : Got completion from peer 10.0.0.1<4> with status=12", &saw));
+        QVERIFY(saw);
+        saw = false;
+        QVERIFY(f.mayMatch("x unhandled system error", &saw));
+        QVERIFY(saw);
+    }
+
+    // atomMayOverlap() is asked about the few bytes in which a line differs from an atom-free one: it must
+    // say yes for every stretch that touches an atom occurrence, at every position and case.
+    void atomOverlapSeesEveryTouchedByte()
+    {
+        const std::vector<std::string> patterns { "(?i)unhandled system error", "Call to ibv_\\w+ failed",
+            "NET/IB : Got completion from peer" };
+        LiteralPrefilter f;
+        QVERIFY(f.build(patterns));
+        int checked = 0;
+        for (const std::string needle :
+            { "UNHANDLED system error", "Call to ibv_", "Got completion from peer" }) {
+            for (std::size_t pad = 0; pad < 12; ++pad) {
+                const std::string line = std::string(pad, '.') + needle + std::string(20, '.');
+                const std::size_t atomEnd = pad + needle.size();
+                for (std::size_t first = 0; first < line.size(); ++first) {
+                    for (std::size_t width = 1; width <= 3 && first + width <= line.size(); ++width) {
+                        const bool touches = first < atomEnd && first + width > pad;
+                        if (touches) {
+                            QVERIFY2(f.atomMayOverlap(line, first, first + width), line.c_str());
+                            ++checked;
+                        } else if (first >= atomEnd + 3 || first + width + 3 <= pad) {
+                            // Only dots in every gram looked up: no atom, no hash of one.
+                            QVERIFY2(!f.atomMayOverlap(line, first, first + width), line.c_str());
+                        }
+                    }
+                }
+            }
+        }
+        QVERIFY(checked > 1000);
+    }
 };
 
 QTEST_GUILESS_MAIN(TestLiteralPrefilter)
