@@ -3,6 +3,7 @@
 #pragma once
 
 #include <QtGlobal>
+#include <algorithm>
 #include <bit>
 #include <cstddef>
 #include <cstring>
@@ -54,49 +55,55 @@ struct DifferenceSpan
     std::size_t end;
 };
 
+#if defined(__SSE2__)
+// A bit per byte of a[0, 16) that equals b[0, 16).
+inline unsigned equalBytes16(const char* a, const char* b)
+{
+    const __m128i x = _mm_loadu_si128(reinterpret_cast<const __m128i*>(a));
+    const __m128i y = _mm_loadu_si128(reinterpret_cast<const __m128i*>(b));
+    return static_cast<unsigned>(_mm_movemask_epi8(_mm_cmpeq_epi8(x, y)));
+}
+#endif
+
 inline DifferenceSpan differenceSpan(const char* a, const char* b, std::size_t n)
 {
+    std::size_t first = n;
+    std::size_t end = 0;
+    std::size_t i = 0;
 #if defined(__SSE2__)
-    if (n >= 16 && n <= 256) {
-        // A bit per byte that differs, from every 16-byte block: a fixed number of independent compares,
-        // no exit in the middle of the line. The last block overlaps the one before it.
-        quint64 bits[5] = {};
-        const auto blockDiff = [a, b](std::size_t at) {
-            const __m128i x = _mm_loadu_si128(reinterpret_cast<const __m128i*>(a + at));
-            const __m128i y = _mm_loadu_si128(reinterpret_cast<const __m128i*>(b + at));
-            return quint64 { ~static_cast<unsigned>(_mm_movemask_epi8(_mm_cmpeq_epi8(x, y))) & 0xFFFFu };
-        };
-        std::size_t i = 0;
-        for (; i + 16 <= n; i += 16)
-            bits[i / 64] |= blockDiff(i) << (i % 64);
-        if (i < n) {
-            const std::size_t at = n - 16;
-            const quint64 d = blockDiff(at);
-            bits[at / 64] |= d << (at % 64);
-            if (at % 64 > 48)
-                bits[at / 64 + 1] |= d >> (64 - at % 64);
+    if (n >= 16) {
+        // 64 bytes per step and one branch: a line that repeats its predecessor but for a counter takes the
+        // same path through here every time.
+        for (; i + 64 <= n; i += 64) {
+            const quint64 equal = equalBytes16(a + i, b + i)
+                | quint64 { equalBytes16(a + i + 16, b + i + 16) } << 16
+                | quint64 { equalBytes16(a + i + 32, b + i + 32) } << 32
+                | quint64 { equalBytes16(a + i + 48, b + i + 48) } << 48;
+            if (equal != ~quint64 { 0 }) {
+                if (first == n)
+                    first = i + static_cast<std::size_t>(std::countr_one(equal));
+                end = i + 64 - static_cast<std::size_t>(std::countl_one(equal));
+            }
         }
-        std::size_t w = 0;
-        while (w < 4 && bits[w] == 0)
-            ++w;
-        if (w == 4)
-            return { n, n };
-        const std::size_t first = w * 64 + static_cast<std::size_t>(std::countr_zero(bits[w]));
-        w = 3;
-        while (bits[w] == 0)
-            --w;
-        return { first, w * 64 + 64 - static_cast<std::size_t>(std::countl_zero(bits[w])) };
+        // The rest in 16-byte blocks, the last one ending at n (it may overlap the one before).
+        for (; i < n; i += 16) {
+            const std::size_t at = i + 16 <= n ? i : n - 16;
+            const auto differ = ~equalBytes16(a + at, b + at) & 0xFFFFu;
+            if (differ == 0)
+                continue;
+            first = std::min(first, at + static_cast<std::size_t>(std::countr_zero(differ)));
+            end = at + 32 - static_cast<std::size_t>(std::countl_zero(differ));
+        }
+        return first == n ? DifferenceSpan { n, n } : DifferenceSpan { first, end };
     }
 #endif
-    std::size_t first = 0;
-    while (first < n && a[first] == b[first])
-        ++first;
-    if (first == n)
-        return { n, n };
-    std::size_t end = n;
-    while (a[end - 1] == b[end - 1])
-        --end;
-    return { first, end };
+    for (; i < n; ++i) {
+        if (a[i] != b[i]) {
+            first = std::min(first, i);
+            end = i + 1;
+        }
+    }
+    return first == n ? DifferenceSpan { n, n } : DifferenceSpan { first, end };
 }
 
 } // namespace rankscope
