@@ -276,7 +276,7 @@ FileScan scanFile(const InputFile& input, int fileIndex, const ScanContext& ctx)
         qint64 pos = 0;
         while (pos < avail) {
             const char* start = win + pos;
-            if (!skippingRest) { // most lines of an NCCL log repeat the one before but for a counter
+            if (!skippingRest && separator == '\n') { // most NCCL lines repeat the last but for a counter
                 const qint64 same = scanner.repeatedLine(start, avail - pos, streamPos + pos);
                 if (same >= 0) {
                     pos += same + 1;
