@@ -231,16 +231,57 @@ inline bool LineScanner::plainInfoLine(std::string_view text, std::string_view m
     return true;
 }
 
+qint64 LineScanner::repeatedGlogLine(const char* start, qint64 avail, qint64 offset)
+{
+    const LastPlainMessage last = m_lastMessage;
+    if (!last.bytes || !m_glogFirst || m_restartPending || last.size > 4096) // a cut line is never repeated
+        return -1;
+    // The header's bytes are the entry's own or digits, never a line end: the line ends where the last
+    // message does, if it repeats that message.
+    const int entry = m_glog.headerEntry(std::string_view(start, static_cast<std::size_t>(avail)));
+    if (entry < 0)
+        return -1;
+    const std::size_t headerEnd = m_glog.headerEnd(entry);
+    const std::size_t n = headerEnd + last.size;
+    if (static_cast<std::size_t>(avail) <= n || start[n] != '\n'
+        || (last.size > 0 && last.bytes[last.size - 1] == '\r')
+        || !sameBytes(start + headerEnd, last.bytes, last.size))
+        return -1;
+    const std::string_view text(start, n);
+    const int stream = glogStream(entry, text);
+    std::string_view m = text.substr(headerEnd);
+    if (stream < 0 || (m_prefilter ? m_prefilter->mayMatch(text) : saysRestart(m)))
+        return -1;
+    // What line() does before the shortcut, then the shortcut without the message's class: it is the
+    // last plain line's.
+    ++m_lineNo;
+    if (m_keepOffsets)
+        m_out.info.lineOffsets.push_back(offset);
+    m_last.bytes = nullptr;
+    m_last.stream = -1;
+    while (!m.empty() && m[0] == ' ')
+        m.remove_prefix(1); // as messageOf() reads it
+    countGlogLine(entry, stream, text, m);
+    return static_cast<qint64>(n);
+}
+
+inline int LineScanner::glogStream(int entry, std::string_view text)
+{
+    if (m_glog.severityOf(entry, text) != 'I'
+        || m_records.collecting(m_glog.launcherRankOf(entry), m_glog.teeLocalRankOf(entry)))
+        return -1;
+    const int stream = m_glog.stream(entry, m_segment);
+    return stream >= 0 && m_out.streams[static_cast<size_t>(stream)].hasStamp ? stream : -1;
+}
+
 inline bool LineScanner::plainGlogLine(std::string_view text)
 {
     const int entry = m_glog.headerEntry(text);
-    if (entry < 0 || m_glog.severityOf(entry, text) != 'I'
-        || m_records.collecting(m_glog.launcherRankOf(entry), m_glog.teeLocalRankOf(entry)))
+    const int stream = entry < 0 ? -1 : glogStream(entry, text);
+    if (stream < 0)
         return false;
-    const int stream = m_glog.stream(entry, m_segment);
-    if (stream < 0 || !m_out.streams[static_cast<size_t>(stream)].hasStamp)
-        return false;
-    std::string_view m = text.substr(m_glog.headerEnd(entry));
+    const std::size_t headerEnd = m_glog.headerEnd(entry);
+    std::string_view m = text.substr(headerEnd);
     if (!isPlainInfoMessage(m)) { // the exact rules: leading spaces, an NCCL prefix, a fact, the class
         if (!m_glog.messageOf(entry, text, m) || (!m.empty() && m[0] == '#'))
             return false;
@@ -250,6 +291,13 @@ inline bool LineScanner::plainGlogLine(std::string_view text)
     }
     if (m_prefilter ? m_prefilter->mayMatch(text) : saysRestart(m)) // the prefilter knows kRestartPhrases
         return false;
+    countGlogLine(entry, stream, text, m);
+    m_lastMessage = { text.data() + headerEnd, text.size() - headerEnd };
+    return true;
+}
+
+inline void LineScanner::countGlogLine(int entry, int stream, std::string_view text, std::string_view message)
+{
     StreamStats& st = m_out.streams[static_cast<size_t>(stream)];
     ++st.lines;
     ++st.counts[static_cast<size_t>(Severity::Info)];
@@ -270,8 +318,7 @@ inline bool LineScanner::plainGlogLine(std::string_view text)
         m_untoldStream = stream;
         m_untoldLine = m_lineNo;
     }
-    noteStep(m, stream);
-    return true;
+    noteStep(message, stream);
 }
 
 inline void LineScanner::tellLastStamp()

@@ -37,7 +37,11 @@ public:
     // "opCount b8"), counts it as the plain INFO line it is and returns its length; -1 otherwise.
     // The last line's bytes must still be where line() saw them: forgetLastLine() before they move.
     qint64 repeatedLine(const char* start, qint64 avail, qint64 offset);
-    void forgetLastLine() { m_last.bytes = nullptr; }
+    void forgetLastLine()
+    {
+        m_last.bytes = nullptr;
+        m_lastMessage.bytes = nullptr;
+    }
     void finish();
     void setPasted(bool pasted) { m_pasted = pasted; }
     void keepOffsets(bool keep) { m_keepOffsets = keep; }
@@ -60,6 +64,13 @@ private:
     // exception, fact, restart or signature, only adds to its stream's counts and last stamp. Returns false
     // to send the line through the full parse.
     inline bool plainGlogLine(std::string_view text);
+    // The checks of plainGlogLine() before the message: an INFO line of a known stream with a stamp, not
+    // inside a record. The stream, or -1.
+    inline int glogStream(int entry, std::string_view text);
+    // What plainGlogLine() does with a line it takes: counts, the stamp, the step.
+    inline void countGlogLine(int entry, int stream, std::string_view text, std::string_view message);
+    // repeatedLine() for a glog line whose message repeats the last one the glog shortcut took.
+    qint64 repeatedGlogLine(const char* start, qint64 avail, qint64 offset);
 
     // The last stamped line, when the console shortcut kept its stamp as bytes: the record builder is told
     // of it before anything can ask it for the previous stamp.
@@ -119,6 +130,13 @@ private:
         int stream = -1;
     };
     LastPlainLine m_last;
+    // The message of the last line the glog shortcut took (its bytes after the header, without any CR).
+    struct LastPlainMessage
+    {
+        const char* bytes = nullptr;
+        std::size_t size = 0;
+    };
+    LastPlainMessage m_lastMessage;
     int m_segment = 0;
     bool m_restartPending = false;
     qint64 m_lastRestartMessage = -1;

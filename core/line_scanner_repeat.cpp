@@ -10,7 +10,9 @@ qint64 LineScanner::repeatedLine(const char* start, qint64 avail, qint64 offset)
 {
     const LastPlainLine& last = m_last;
     const std::size_t n = last.size;
-    if (!last.bytes || m_restartPending || static_cast<std::size_t>(avail) <= n || start[n] != '\n')
+    if (!last.bytes)
+        return repeatedGlogLine(start, avail, offset);
+    if (m_restartPending || static_cast<std::size_t>(avail) <= n || start[n] != '\n')
         return -1;
     const auto [first, end] = differenceSpan(last.bytes, start, n);
     if (first < n) {

@@ -190,6 +190,69 @@ private Q_SLOTS:
             [&last](const LogEvent& e) { return e.text == last || e.continuation.contains(last); });
         QCOMPARE(inEvent, lastInEvent);
     }
+
+    // A console's ranks print the same message in turn: a line whose message repeats the last one the glog
+    // shortcut took is counted without a newline search, when its header is a known INFO header. Each
+    // row's lines must still come out as the full parse has them.
+    void repeatedGlogMessages_data()
+    {
+        QTest::addColumn<QByteArray>("log");
+        QTest::addColumn<int>("events");
+        const auto line = [](int rank, char level, int step, const QByteArray& message) -> QByteArray {
+            return QByteArray("[default") + QByteArray::number(rank) + "]:[rank" + QByteArray::number(rank)
+                + "]:" + level + "0314 02:10:" + QByteArray::number(10 + step) + ".2120"
+                + QByteArray::number(rank) + "0 " + QByteArray::number(5300 + rank) + " train.py:212] "
+                + message;
+        };
+        const auto steps = [&](int from, int to) -> QByteArray {
+            QByteArray out;
+            for (int step = from; step < to; ++step) {
+                for (int rank = 0; rank < 8; ++rank)
+                    out += line(rank, 'I', step, "step " + QByteArray::number(step) + " | loss 2.36") + '\n';
+            }
+            return out;
+        };
+        QTest::newRow("every rank, every step") << steps(0, 20) << 0;
+        QTest::newRow("a warning with the last message")
+            << steps(0, 10) + line(3, 'W', 9, "step 9 | loss 2.36") + '\n' + steps(10, 12) << 1;
+        QTest::newRow("a longer line that starts like the last") << steps(0, 10)
+                + line(0, 'I', 9, "step 9 | loss 2.36 NCCL WARN unhandled system error") + '\n'
+                + line(1, 'I', 9, "step 9 | loss 2.36") + '\n' << 0;
+        QTest::newRow("a traceback on one rank's channel") << steps(0, 10)
+                + "[default2]:Traceback (most recent call last):\n[default2]:  File \"train.py\", line 3\n"
+                + line(2, 'I', 9, "step 9 | loss 2.36") + '\n'
+                + steps(10, 12) << 1;
+        QByteArray crlf = steps(0, 10);
+        crlf.replace("\n", "\r\n");
+        QTest::newRow("CRLF") << crlf << 0;
+        QByteArray doubleCr = steps(0, 10);
+        doubleCr.replace("\n", "\r\r\n");
+        QTest::newRow("messages that end in CR") << doubleCr << 0;
+        QTest::newRow("the agent restarts the workers") << steps(0, 10)
+                + "I0314 02:11:00.000000 1000 torch/distributed/elastic/agent/server/api.py:685] [default] "
+                  "Worker group FAILED. 3/3 attempts left; will restart worker group\n"
+                + steps(10, 20) << 0;
+    }
+
+    void repeatedGlogMessages()
+    {
+        QFETCH(QByteArray, log);
+        QFETCH(int, events);
+        QTemporaryDir dir;
+        QFile f(dir.filePath(QStringLiteral("console.log")));
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(log);
+        f.close();
+        const LoadResult fast = compareLoads(dir.path());
+        int found = 0;
+        qint64 lines = 0;
+        for (const Incident& inc : fast.incidents) {
+            found += static_cast<int>(inc.events.size());
+            lines = std::max(lines, inc.files.front().lines);
+        }
+        QCOMPARE(found, events);
+        QCOMPARE(lines, static_cast<qint64>(log.count('\n')));
+    }
 };
 
 QTEST_GUILESS_MAIN(TestScanShortcuts)
