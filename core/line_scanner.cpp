@@ -11,6 +11,7 @@
 
 #include <bit>
 #include <cstring>
+#include <iterator>
 
 namespace rankscope {
 

@@ -5,7 +5,6 @@
 
 #include <algorithm>
 #include <future>
-#include <iterator>
 #include <optional>
 #include <re2/re2.h>
 #include <re2/set.h>
@@ -146,11 +145,13 @@ SignatureMatcher::SignatureMatcher(const Catalog& catalog, MatcherOptions matche
     }
     if (ready && d->patterns.size() + scannerPatterns.size() == allPatterns.size()) {
         d->literals = std::move(*ready);
-    } else if (std::vector<std::string> patterns = d->patterns;
-               patterns.insert(patterns.end(), scannerPatterns.begin(), scannerPatterns.end()),
-               !d->literals.build(patterns)) {
-        d->error = QStringLiteral("internal: the literal prefilter refused a pattern");
-        return;
+    } else {
+        std::vector<std::string> patterns = d->patterns; // without the patterns RE2 refused
+        patterns.insert(patterns.end(), scannerPatterns.begin(), scannerPatterns.end());
+        if (!d->literals.build(patterns)) {
+            d->error = QStringLiteral("internal: the literal prefilter refused a pattern");
+            return;
+        }
     }
     for (int p : d->literals.unfilteredPatterns()) {
         if (p < 0 || p >= static_cast<int>(d->patternSignature.size()))
