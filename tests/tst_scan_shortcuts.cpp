@@ -42,6 +42,19 @@ private:
         return fast;
     }
 
+    // Writes `log` as the only file of a scratch folder, then compareLoads() on it.
+    LoadResult compareLoadsOf(const QString& name, const QByteArray& log)
+    {
+        QTemporaryDir dir;
+        QFile f(dir.filePath(name));
+        if (!f.open(QIODevice::WriteOnly) || f.write(log) != log.size()) {
+            QTest::qFail("cannot write a scratch file", __FILE__, __LINE__);
+            return {};
+        }
+        f.close();
+        return compareLoads(dir.path());
+    }
+
 private Q_SLOTS:
     void initTestCase()
     {
@@ -111,12 +124,7 @@ private Q_SLOTS:
                     + "torch/distributed/elastic/agent/server/api.py:685] [default] waiting, step "
                     + QByteArray::number(step) + "\n";
         }
-        QTemporaryDir dir;
-        QFile f(dir.filePath(QStringLiteral("agent.log")));
-        QVERIFY(f.open(QIODevice::WriteOnly));
-        f.write(log);
-        f.close();
-        const LoadResult fast = compareLoads(dir.path());
+        const LoadResult fast = compareLoadsOf(QStringLiteral("agent.log"), log);
         QCOMPARE(fast.incidents.size(), size_t { 3 });
     }
 
@@ -174,12 +182,7 @@ private Q_SLOTS:
     {
         QFETCH(QByteArray, log);
         QFETCH(bool, lastInEvent);
-        QTemporaryDir dir;
-        QFile f(dir.filePath(QStringLiteral("nccl.gpu-a01.41872.log")));
-        QVERIFY(f.open(QIODevice::WriteOnly));
-        f.write(log);
-        f.close();
-        const LoadResult fast = compareLoads(dir.path());
+        const LoadResult fast = compareLoadsOf(QStringLiteral("nccl.gpu-a01.41872.log"), log);
         QCOMPARE(fast.incidents.size(), size_t { 1 });
         const Incident& inc = fast.incidents.front();
         const char end = log.left(128 << 10).contains('\n') ? '\n' : '\r';
@@ -238,12 +241,7 @@ private Q_SLOTS:
     {
         QFETCH(QByteArray, log);
         QFETCH(int, events);
-        QTemporaryDir dir;
-        QFile f(dir.filePath(QStringLiteral("console.log")));
-        QVERIFY(f.open(QIODevice::WriteOnly));
-        f.write(log);
-        f.close();
-        const LoadResult fast = compareLoads(dir.path());
+        const LoadResult fast = compareLoadsOf(QStringLiteral("console.log"), log);
         int found = 0;
         qint64 lines = 0;
         for (const Incident& inc : fast.incidents) {
