@@ -214,6 +214,16 @@ void fillTorchrunNotes(const Incident& inc, Diagnosis& d)
     if (d.initiatingEvent < 0)
         return;
     const LogEvent& init = inc.events[static_cast<size_t>(d.initiatingEvent)];
+    // "<who> as "Root Cause" (time, exitcode), but <init> failed first", for one node or a group of them.
+    const auto namesOther = [&init](const QString& who, const TorchrunFailure& f) -> QString {
+        return who
+            + QStringLiteral(" as \"Root Cause\" (time %1, exitcode %2), but rank %3 failed first at %4. ")
+                  .arg(f.time)
+                  .arg(f.exitCode)
+                  .arg(init.rank)
+                  .arg(formatTime(init.time))
+            + kTorchrunWhy;
+    };
     std::vector<const TorchrunFailure*> others; // naming another rank, in rank order below
     for (const TorchrunFailure& f : inc.torchrunFailures) {
         if (!f.rootCause || f.rank < 0)
@@ -226,15 +236,7 @@ void fillTorchrunNotes(const Incident& inc, Diagnosis& d)
                 QStringLiteral("torchrun on %1 agrees: its Root Cause is rank %2").arg(f.host).arg(f.rank);
             d.torchrunSummary << n.text;
         } else {
-            n.text = QStringLiteral("torchrun on %1 names rank %2 as \"Root Cause\" (time %3, exitcode %4), "
-                                    "but rank %5 failed first at %6. ")
-                         .arg(f.host)
-                         .arg(f.rank)
-                         .arg(f.time)
-                         .arg(f.exitCode)
-                         .arg(init.rank)
-                         .arg(formatTime(init.time))
-                + kTorchrunWhy;
+            n.text = namesOther(QStringLiteral("torchrun on %1 names rank %2").arg(f.host).arg(f.rank), f);
             others.push_back(&f);
         }
         d.torchrun.push_back(std::move(n));
@@ -261,14 +263,7 @@ void fillTorchrunNotes(const Incident& inc, Diagnosis& d)
             : QStringLiteral("torchrun on %1 nodes (%2) names a rank of its own node (%3)")
                   .arg(hosts.size())
                   .arg(shortList(hosts), shortList(ranks));
-        d.torchrunSummary << who
-                + QStringLiteral(
-                    " as \"Root Cause\" (time %1, exitcode %2), but rank %3 failed first at %4. ")
-                      .arg(group.front()->time)
-                      .arg(group.front()->exitCode)
-                      .arg(init.rank)
-                      .arg(formatTime(init.time))
-                + kTorchrunWhy;
+        d.torchrunSummary << namesOther(who, *group.front());
     }
 }
 
