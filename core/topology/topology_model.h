@@ -2,6 +2,8 @@
 // hwloc XML). Plain value types; parsers fill them, placement and reports only read them.
 #pragma once
 
+#include "text_util.h"
+
 #include <QString>
 #include <QStringList>
 #include <QtGlobal>
@@ -121,9 +123,6 @@ struct HostTopology
     GpuNicLink& setNicLink(int gpu, int nic); // finds or appends
 };
 
-// "00000000:18:00.0", "18:00.0", "0000:18:00" and NCCL's "18000" -> "0000:18:00.0"; "" if unreadable.
-QString normaliseBusId(const QString& busId);
-QString shortHostName(const QString& host); // up to the first '.', lower-cased
 // "nvidia-smi-topo.gpu-a02.txt" -> "gpu-a02"; "" when the name has no host part.
 QString hostFromFileName(const QString& path);
 

@@ -2,6 +2,7 @@
 // takes for lines that repeat a known NCCL INFO prefix or glog header and say nothing new. Every check in
 // a shortcut must agree with the full parse below it; tst_scan_shortcuts loads every input both ways.
 #include "line_scanner.h"
+#include "text_util.h"
 
 #include "byte_compare.h"
 #include "literal_prefilter.h"
@@ -16,11 +17,6 @@
 namespace rankscope {
 
 namespace {
-
-bool startsWith(std::string_view s, std::string_view p)
-{
-    return s.substr(0, p.size()) == p;
-}
 
 // Text pasted from an issue or a chat: drop quote markers, code fences' backticks and markdown emphasis.
 std::string unwrapPasted(std::string_view line)

@@ -2,6 +2,7 @@
 // returns the attribution facts they carry. Works on raw bytes: it runs on every line.
 #pragma once
 
+#include "text_util.h"
 #include "timestamp.h"
 
 #include <QtGlobal>
@@ -38,8 +39,5 @@ struct LinePrefix
 };
 
 LinePrefix parseLinePrefix(std::string_view line);
-
-// Short host name: up to the first '.', unless the name is an IP address.
-std::string_view shortHostName(std::string_view host);
 
 } // namespace rankscope

@@ -3,7 +3,7 @@
 // torchrun's ChildFailedError summary (whose blocks also become identity facts).
 #pragma once
 
-#include "file_scanner.h"
+#include "scan_records.h"
 #include "line_prefix.h"
 #include "severity_rules.h"
 

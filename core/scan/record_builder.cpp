@@ -1,4 +1,5 @@
 #include "record_builder.h"
+#include "text_util.h"
 
 #include "signature_catalog.h"
 #include "signature_matcher.h"
@@ -8,11 +9,6 @@
 namespace rankscope {
 
 namespace {
-
-bool startsWith(std::string_view s, std::string_view p)
-{
-    return s.substr(0, p.size()) == p;
-}
 
 bool isBorder(std::string_view m, char c)
 {

@@ -1,13 +1,9 @@
 #include "severity_rules.h"
+#include "text_util.h"
 
 namespace rankscope {
 
 namespace {
-
-bool startsWith(std::string_view s, std::string_view p)
-{
-    return s.substr(0, p.size()) == p;
-}
 
 Severity fromLetter(char c)
 {

@@ -1,6 +1,7 @@
 #include "identity_facts.h"
+#include "text_util.h"
 
-#include "topology_model.h"
+#include "text_util.h"
 
 #include <QRegularExpression>
 #include <charconv>
@@ -17,11 +18,6 @@ re2::StringPiece piece(std::string_view s)
 QString qs(const std::string& s)
 {
     return QString::fromStdString(s);
-}
-
-bool startsWith(std::string_view s, std::string_view p)
-{
-    return s.substr(0, p.size()) == p;
 }
 
 // Digits as an int; -1 when empty or too large for one (std::stoi threw on "GPU 99999999999": the

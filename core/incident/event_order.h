@@ -3,7 +3,7 @@
 // nearest stamped lines of the same file, and finds the first WARN per rank and overall.
 #pragma once
 
-#include "file_scanner.h"
+#include "scan_records.h"
 #include "log_model.h"
 
 #include <QStringList>

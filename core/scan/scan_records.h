@@ -1,6 +1,6 @@
-// Scans one input in a single pass: splits lines, peels prefixes, reads stamps and severities, joins
-// multi-line records, and keeps only what the analysis needs (events, identity facts, per-stream stats)
-// plus a line index of 8 bytes per line.
+// SPDX-License-Identifier: MIT
+// What a scan of one file produces: streams (who wrote a run of lines), events with their stamps, identity
+// facts and restarts. The scanner fills them; attribution and event order (incident/) read them.
 #pragma once
 
 #include "cancel_token.h"
@@ -9,6 +9,7 @@
 #include "log_model.h"
 #include "timestamp.h"
 
+#include <array>
 #include <atomic>
 #include <vector>
 
@@ -87,15 +88,5 @@ struct ScanContext
 
 inline constexpr qint64 kMaxLineBytes = 1 << 20; // longer lines are cut, with a marker
 inline constexpr int kMaxRecordLines = 400; // continuation lines kept per record
-
-FileScan scanFile(const InputFile& input, int fileIndex, const ScanContext& context);
-
-// A file with elastic restarts inside it becomes one scan per attempt (segment 0, 1, ...): events, facts and
-// streams go by line; every part keeps the whole file's line index. Files without restarts come back as is.
-std::vector<FileScan> splitRestarts(FileScan&& scan);
-
-// torchrun's error.json (one per failed local rank): {"message": {"message": ..., "extraInfo":
-// {"py_callstack": ..., "timestamp": "<unix s>"}}} or {"message": "..."}. Becomes one ERROR event.
-bool isTorchrunErrorJson(const InputFile& input);
 
 } // namespace rankscope

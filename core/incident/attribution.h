@@ -3,7 +3,7 @@
 // event to its rank. Disagreements between sources become warnings on the incident, never silent choices.
 #pragma once
 
-#include "file_scanner.h"
+#include "scan_records.h"
 #include "log_model.h"
 
 #include <vector>

@@ -1,16 +1,12 @@
 // LineScanner's bookkeeping off the hot path: the stream of a new prefix, elastic restarts inside a file,
 // NCCL identity facts, and what finish() hands to the FileScan.
 #include "identity_facts.h"
+#include "text_util.h"
 #include "line_scanner.h"
 
 namespace rankscope {
 
 namespace {
-
-bool startsWith(std::string_view s, std::string_view p)
-{
-    return s.substr(0, p.size()) == p;
-}
 
 } // namespace
 

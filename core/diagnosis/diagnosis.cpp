@@ -14,22 +14,6 @@ namespace rankscope {
 
 using namespace detail;
 
-QString formatRankRanges(std::vector<int> ranks)
-{
-    std::sort(ranks.begin(), ranks.end());
-    ranks.erase(std::unique(ranks.begin(), ranks.end()), ranks.end());
-    QStringList parts;
-    for (size_t i = 0; i < ranks.size();) {
-        size_t j = i;
-        while (j + 1 < ranks.size() && ranks[j + 1] == ranks[j] + 1)
-            ++j;
-        parts.push_back(
-            i == j ? QString::number(ranks[i]) : QStringLiteral("%1-%2").arg(ranks[i]).arg(ranks[j]));
-        i = j + 1;
-    }
-    return parts.join(QLatin1Char(','));
-}
-
 QStringList suspectLines(const std::vector<Suspect>& suspects)
 {
     QStringList reasons;

@@ -1,7 +1,7 @@
 // Internal steps of diagnose(), one file each so that each rule stays readable.
 #pragma once
 
-#include "diagnosis.h"
+#include "diagnosis_types.h"
 
 namespace rankscope::detail {
 

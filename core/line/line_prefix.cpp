@@ -1,5 +1,7 @@
 #include "line_prefix.h"
 
+#include "text_util.h"
+
 #include <cstring>
 
 namespace rankscope {
@@ -25,11 +27,6 @@ qint64 readNumber(std::string_view s, size_t& pos)
         ++pos;
     }
     return pos == start ? -1 : value;
-}
-
-bool startsWith(std::string_view s, std::string_view p)
-{
-    return s.substr(0, p.size()) == p;
 }
 
 // "[default3]:" / "[trainer12]:" / "[rank7]:" -> role, number, length consumed.
@@ -153,21 +150,6 @@ void readNcclLevel(std::string_view rest, LinePrefix& p)
 }
 
 } // namespace
-
-std::string_view shortHostName(std::string_view host)
-{
-    bool allNumeric = true;
-    for (char c : host) {
-        if (!isDigit(c) && c != '.') {
-            allNumeric = false;
-            break;
-        }
-    }
-    if (allNumeric)
-        return host;
-    const size_t dot = host.find('.');
-    return dot == std::string_view::npos ? host : host.substr(0, dot);
-}
 
 LinePrefix parseLinePrefix(std::string_view line)
 {

@@ -153,44 +153,6 @@ GpuNicLink& HostTopology::setNicLink(int gpu, int nic)
     return nicLinks.back();
 }
 
-QString normaliseBusId(const QString& busId)
-{
-    const QString s = busId.trimmed().toLower();
-    if (s.isEmpty())
-        return {};
-    if (!s.contains(u':')) {
-        // NCCL's "busId %lx": the BDF with separators removed, read as hex.
-        bool ok = false;
-        const qulonglong id = s.startsWith(u"0x") ? s.mid(2).toULongLong(&ok, 16) : s.toULongLong(&ok, 16);
-        if (!ok)
-            return {};
-        return QStringLiteral("%1:%2:%3.%4")
-            .arg(id >> 20, 4, 16, QLatin1Char('0'))
-            .arg((id & 0xff000) >> 12, 2, 16, QLatin1Char('0'))
-            .arg((id & 0xff0) >> 4, 2, 16, QLatin1Char('0'))
-            .arg(id & 0xf, 1, 16);
-    }
-    static const QRegularExpression re(
-        QStringLiteral(R"(^(?:([0-9a-f]{1,8}):)?([0-9a-f]{1,2}):([0-9a-f]{1,2})(?:\.([0-7]))?$)"));
-    const QRegularExpressionMatch m = re.match(s);
-    if (!m.hasMatch())
-        return {};
-    bool ok = false;
-    const uint domain = m.captured(1).isEmpty() ? 0 : m.captured(1).toUInt(&ok, 16);
-    return QStringLiteral("%1:%2:%3.%4")
-        .arg(domain, 4, 16, QLatin1Char('0'))
-        .arg(m.captured(2).toUInt(&ok, 16), 2, 16, QLatin1Char('0'))
-        .arg(m.captured(3).toUInt(&ok, 16), 2, 16, QLatin1Char('0'))
-        .arg(m.captured(4).isEmpty() ? QStringLiteral("0") : m.captured(4));
-}
-
-QString shortHostName(const QString& host)
-{
-    const QString h = host.trimmed().toLower();
-    const qsizetype dot = h.indexOf(u'.');
-    return dot < 0 ? h : h.left(dot);
-}
-
 QString hostFromFileName(const QString& path)
 {
     // "<kind>.<host>[.<domain>...].<ext>": the host is the second dot-separated part.

@@ -4,7 +4,7 @@
 // change). scanFile() feeds it the file's lines in order.
 #pragma once
 
-#include "file_scanner.h"
+#include "scan_records.h"
 #include "line_prefix.h"
 #include "record_builder.h"
 #include "repeated_glog_prefix.h"

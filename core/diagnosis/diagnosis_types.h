@@ -1,9 +1,12 @@
-// The answer: which rank failed first and why, what else is collateral, who hung, how sure we are,
-// and the fix and verification filled in with the incident's own hosts, ranks, devices and paths.
+// SPDX-License-Identifier: MIT
+// The answer as plain values: which rank failed first and why, what else is collateral, who hung, how
+// sure we are, and the fix and verification filled in with the incident's own values. diagnose() fills
+// them (diagnosis.h); reports and views only read them.
 #pragma once
 
 #include "log_model.h"
 #include "signature_catalog.h"
+#include "text_util.h"
 
 #include <QString>
 #include <QStringList>
@@ -73,20 +76,5 @@ struct Diagnosis
     QString logFolder;
     QStringList notes; // topology findings and other remarks that confirm or contradict
 };
-
-struct DiagnoseOptions
-{
-    int evidenceLines = 100;
-    QStringList extraFixLines; // e.g. a per-local-rank NCCL_IB_HCA mapping from the topology
-};
-
-Diagnosis diagnose(const Incident& incident, const Catalog& catalog, const DiagnoseOptions& options = {});
-
-// "0-3,5,7-9"
-QString formatRankRanges(std::vector<int> ranks);
-
-// The suspects for people: ranks with the same reason share a line ("ranks 0-6 (gpu-a01): printed no
-// error while ..."), in the order the reasons first appear.
-QStringList suspectLines(const std::vector<Suspect>& suspects);
 
 } // namespace rankscope

@@ -1,0 +1,21 @@
+// The answer: which rank failed first and why, what else is collateral, who hung, how sure we are,
+// and the fix and verification filled in with the incident's own hosts, ranks, devices and paths.
+#pragma once
+
+#include "diagnosis_types.h"
+
+namespace rankscope {
+
+struct DiagnoseOptions
+{
+    int evidenceLines = 100;
+    QStringList extraFixLines; // e.g. a per-local-rank NCCL_IB_HCA mapping from the topology
+};
+
+Diagnosis diagnose(const Incident& incident, const Catalog& catalog, const DiagnoseOptions& options = {});
+
+// The suspects for people: ranks with the same reason share a line ("ranks 0-6 (gpu-a01): printed no
+// error while ..."), in the order the reasons first appear.
+QStringList suspectLines(const std::vector<Suspect>& suspects);
+
+} // namespace rankscope

@@ -1,0 +1,22 @@
+// Scans one input in a single pass: splits lines, peels prefixes, reads stamps and severities, joins
+// multi-line records, and keeps only what the analysis needs (events, identity facts, per-stream stats)
+// plus a line index of 8 bytes per line.
+#pragma once
+
+#include "scan_records.h"
+
+#include <vector>
+
+namespace rankscope {
+
+FileScan scanFile(const InputFile& input, int fileIndex, const ScanContext& context);
+
+// A file with elastic restarts inside it becomes one scan per attempt (segment 0, 1, ...): events, facts and
+// streams go by line; every part keeps the whole file's line index. Files without restarts come back as is.
+std::vector<FileScan> splitRestarts(FileScan&& scan);
+
+// torchrun's error.json (one per failed local rank): {"message": {"message": ..., "extraInfo":
+// {"py_callstack": ..., "timestamp": "<unix s>"}}} or {"message": "..."}. Becomes one ERROR event.
+bool isTorchrunErrorJson(const InputFile& input);
+
+} // namespace rankscope
