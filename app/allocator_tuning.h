@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Process-wide allocator settings, chosen by the executable rather than the library.
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Headless subcommands. Each returns the process exit status.
 #pragma once
 

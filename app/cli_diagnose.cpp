@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // `rankscope diagnose PATH...`: the analysis and a report on stdout.
 #include "analysis.h"
 #include "cli.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "cli_signatures.h"
 
 #include "signature_catalog.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // `rankscope signatures <check|list> ...`
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // `rankscope topology FILE...` and `rankscope capture-topology`: headless topology commands.
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // `rankscope verify --before PATH --after PATH`: did the targeted change make the signature disappear?
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "gui_launch.h"
 
 #include <cerrno>

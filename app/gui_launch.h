@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // `rankscope` without a subcommand opens the window, which is a program of its own: rankscope-gui, beside
 // this executable. The CLI then starts without Qt Gui, Widgets and Svg and the libraries they pull in
 // (13 ms of every `rankscope diagnose`, measured), and the window starts as before.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // rankscope-gui: the window, on the inputs given. `rankscope` without a subcommand starts it (gui_launch.h).
 #include "allocator_tuning.h"
 #include "main_window.h"

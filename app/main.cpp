@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The CLI, and the door to the window: given nothing or files, `rankscope` becomes rankscope-gui.
 #include "allocator_tuning.h"
 #include "cli.h"

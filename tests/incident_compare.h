@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // What two loads of the same input must agree on, field by field: the scanner's shortcuts are checked by
 // loading with and without them (tst_scan_shortcuts, fuzz_scan_shortcuts). Returns the first difference
 // found, as text, or an empty string.

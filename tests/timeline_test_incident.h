@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Builds realistic incidents in memory for the timeline tests: N ranks over H hosts, M events per
 // rank with a WARN-heavy tail after an initiating NCCL WARN, collateral errors on other ranks,
 // one rank with inferred times only, ranks without a host, and unattributed launcher lines.

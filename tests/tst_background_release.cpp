@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // BackgroundRelease frees on another thread, and its destructor waits until everything is freed.
 #include "background_release.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The scanner's byte helpers against plain loops: every length to 300 (64-byte steps, 16-byte blocks, a last
 // block that overlaps), every position of a difference, and two differences at once.
 #include "byte_compare.h"

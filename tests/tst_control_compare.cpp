@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // compareWithControl on generated pairs of runs: a failing run (NET/IB retry exceeded on rank 7) against a
 // healthy run of the same job, in every file layout, with and without a NET/IB line listing fewer HCAs.
 #include "analysis.h"

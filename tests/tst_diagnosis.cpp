@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Golden diagnoses: the shared sample job and fixtures written from real message templates, with the
 // traps that make "read the last error" wrong.
 #include "analysis.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The side-by-side diff and the verify-result widget on generated runs: the highlighted rows are the first
 // difference and the failing-only lines, the verdict banner and the outcomes table show the result.
 #include "analysis.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The order of events across files: by time, and at equal times NCCL's own WARN line first, then the
 // milder severity, then file and line; events without any time come last, in file order. The scan notes
 // " NCCL WARN " in each line's bytes, and the order is computed while attribution runs: these rows pin the
@@ -68,8 +69,8 @@ private Q_SLOTS:
         o.paths = { dir.path() };
         const Incident inc = loadIncidents(o).incidents.front();
         QCOMPARE(messages(inc).size(), 2);
-        QVERIFY2(
-            inc.events[0].text.contains(QLatin1String(" NCCL WARN ")), qPrintable(messages(inc).join(QLatin1Char('|'))));
+        QVERIFY2(inc.events[0].text.contains(QLatin1String(" NCCL WARN ")),
+            qPrintable(messages(inc).join(QLatin1Char('|'))));
         QCOMPARE(inc.events[0].rank, 3);
     }
 

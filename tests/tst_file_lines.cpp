@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "file_lines.h"
 #include "line_severity.h"
 

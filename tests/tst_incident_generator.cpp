@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The test-incident generator: file layouts, the injected fault's location and text, sizes and determinism.
 #include "incident_generator.h"
 #include "timestamp.h"

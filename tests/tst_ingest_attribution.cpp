@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Attribution edge cases: every source of "who wrote this line" alone and in disagreement. Each row writes a
 // few small files (from the real templates) and checks one rank and the incident's warnings.
 #include "identity_facts.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // A 64-rank generated incident in every generator layout (plain and gzip): the engine ties the injected
 // fault's line to the right rank and host, and the diagnosis names that rank.
 #include "diagnosis.h"

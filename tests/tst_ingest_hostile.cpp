@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Bad input never crashes and is never silently dropped: binary files, broken encodings and line ends,
 // damaged and hostile gzip, unreadable entries, huge lines and folders, files that change under the load.
 #include "byte_stream.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Every supported layout and console format, one row each, on small fixtures written from the real
 // templates (tests/data/layouts): the incident count, one rank's attribution, and who warned first.
 #include "file_lines.h"

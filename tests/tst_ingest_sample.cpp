@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The shared sample job (2 nodes x 4 GPUs) through the whole engine: attribution, time, first WARN.
 #include "ingest.h"
 #include "signature_catalog.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // normalizeVolatile: what changes between two runs of the same job is masked; what tells them apart is kept.
 #include "line_normalize.h"
 

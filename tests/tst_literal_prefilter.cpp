@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The literal prefilter samples a line every `stride` bytes; these tests put atoms at every alignment,
 // in every case, at both ends of a line, and check the stride it picks from the patterns' literals.
 #include "literal_prefilter.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The window on the bundled demo incident, offscreen: what the user sees first, and every way in.
 #include "diagnosis_pane.h"
 #include "log_view.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Pasted logs that an issue, a mail or a terminal hard-wrapped: the pieces of a log line are joined back,
 // and lines that start records of their own (frames, tracebacks, c10 trailers, quotes) stay apart.
 #include "analysis.h"

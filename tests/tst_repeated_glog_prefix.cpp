@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The scanner's shortcut for console lines that repeat a remembered "[defaultN]:[rankM]:" + glog header
 // shape: every line it accepts must get exactly the LinePrefix the full parse gives, and it must refuse
 // every line whose prefix or header shape differs.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The scanner's shortcut for lines that repeat a remembered NCCL INFO prefix: it must agree with the full
 // parse on every line it accepts (the message, and every field that decides the line's stream), and
 // refuse every line whose prefix differs.

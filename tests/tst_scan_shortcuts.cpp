@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The scanner's per-line shortcuts (a repeated NCCL prefix, a repeated glog header, a plain message) must
 // never change a result: every input is loaded with and without them and the incidents compared field by
 // field. The layouts and the sample job, then generated incidents in every layout with their faults.

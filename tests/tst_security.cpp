@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Hostile input: log text and host names cannot inject markup into the HTML report, the binaries carry
 // no network stack, a user catalog cannot make matching super-linear, and no code path runs commands.
 #include "analysis.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The console shortcut isPlainInfoMessage() must never disagree with classifyMessage(): where it says
 // "plain INFO", the full rules say so too. Crafted rows, then every message of the sample consoles.
 #include "line_prefix.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The shipped catalog loads and passes its own check; broken catalogs report file, entry and field.
 #include "signature_catalog.h"
 #include "signature_check.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The matcher: role priority, captures, the prefilter's no-false-negative guarantee, the memory budget,
 // concurrent use, and throughput over a realistic NCCL INFO mix.
 #include "signature_catalog.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Placeholders, shell quoting of inserted values, and the precedence of context over captures.
 #include "template_render.h"
 

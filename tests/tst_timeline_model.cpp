@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "timeline_binning.h"
 #include "timeline_mapping.h"
 #include "timeline_model.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "severity_palette.h"
 #include "timeline_axis.h"
 #include "timeline_binning.h"

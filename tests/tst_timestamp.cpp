@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Timestamp recognition on the real line templates of NCCL, c10, torch, Python logging, glog, syslog and
 // dmesg.
 #include "timestamp.h"

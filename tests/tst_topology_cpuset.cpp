@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // CPU sets as printed by nvidia-smi, NCCL (range lists, hex masks) and hwloc (0x-prefixed, empty groups).
 #include "cpuset.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Every topology capture under tests/data/topology: detected format, host, GPU/NIC counts, specific
 // cells; and the malformed ones: the error names the file and the line.
 #include "topology_loader.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Merging captures of one host, deriving path classes from trees (checked against nvidia-smi's own
 // matrix), placing the sample job's ranks, the findings, the NCCL_IB_HCA fix and the JSON output.
 #include "topology_placement.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The sample job's logs joined with gpu-a02's captures through the whole analysis, and the CLI on them.
 #include "analysis.h"
 

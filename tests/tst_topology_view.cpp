@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The topology graph on the sample job's gpu-a02 captures and on every capture in tests/data/topology.
 #include "topology_view.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // verifyFix on generated before/after pairs: fixed, fault persisted, fault moved to another rank, another
 // cause appeared, and a "before" run without a failure.
 #include "analysis.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // One call from inputs to answers: load the catalog, read the logs, place ranks on the topology and
 // diagnose every attempt. The CLI and the window both run exactly this (the window off the UI thread).
 #pragma once

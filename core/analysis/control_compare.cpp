@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "control_compare.h"
 
 #include "file_lines.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Compares a failing run with a healthy control run of the same job: aligns the initiating rank with its
 // counterpart (by rank, else by host and local rank), normalises volatile fields, and finds the first line
 // before the initiating event that differs from the control, plus the lines that exist only in the

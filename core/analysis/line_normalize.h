@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Normalises the fields of a log line that change from run to run (stamps, pids, tids, addresses, ports,
 // pointers, commIds, durations, measured values) so that a failing run can be compared line by line with
 // a healthy one. Host names, ranks, devices, counts and versions are kept: they align the runs and they

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "verify_fix.h"
 
 #include <QJsonArray>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Verifies a fix by comparing the run before it with the run after it: for each signature, did it
 // disappear, persist, move to other ranks, or appear; did the job get further. PASS iff the initiating
 // signature of the run before is gone everywhere, no new cause-level signature appeared and (when both

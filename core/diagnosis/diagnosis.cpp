@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "diagnosis.h"
 
 #include "diagnosis_parts.h"

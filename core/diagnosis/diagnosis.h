@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The answer: which rank failed first and why, what else is collateral, who hung, how sure we are,
 // and the fix and verification filled in with the incident's own hosts, ranks, devices and paths.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Collateral (every later failure, grouped), suspects (hung or silent ranks) and torchrun's own view.
 #include "diagnosis_parts.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Internal steps of diagnose(), one file each so that each rule stays readable.
 #pragma once
 

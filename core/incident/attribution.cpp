@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "attribution.h"
 
 #include "event_order.h"

@@ -1,10 +1,11 @@
+// SPDX-License-Identifier: MIT
 // Puts every event on one clock and in one order across ranks: resolves stamps (the year of stamps
 // that lack one comes from the rest of the incident), infers the time of unstamped lines from the
 // nearest stamped lines of the same file, and finds the first WARN per rank and overall.
 #pragma once
 
-#include "scan_records.h"
 #include "log_model.h"
+#include "scan_records.h"
 
 #include <QStringList>
 #include <vector>

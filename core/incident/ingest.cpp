@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "ingest.h"
 
 #include "attribution.h"

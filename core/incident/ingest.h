@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Entry point of the log engine: read folders, files, gzip and stdin, attribute every line, order events.
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Fixed-size blocks of a file's decompressed byte stream, for random access to its lines.
 // Plain files are read with seek; gzip files are inflated lazily with zlib and resumed from
 // checkpoints (a copy of the inflate state, window included, taken at every block boundary), so a

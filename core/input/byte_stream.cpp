@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "byte_stream.h"
 
 #include <cerrno>

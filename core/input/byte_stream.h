@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Sequential reading of one input: plain file, gzip (multi-member, detected by its magic bytes) or memory.
 // The scanner pulls chunks from it, so no input is ever held whole in memory.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Random access to the lines of one log file (plain or gzip), for the log view.
 // Uses FileInfo::lineOffsets from ingest; when they are missing the file is indexed once on open.
 // Blocks of the decompressed stream are kept in a small LRU cache (see block_source.h for gzip).

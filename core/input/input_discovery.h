@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Turns what the user gave (folders, files, "-", pasted text) into a flat list of inputs to scan,
 // and lists everything it could not take with the reason.
 #pragma once

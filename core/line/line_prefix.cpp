@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "line_prefix.h"
 
 #include "text_util.h"

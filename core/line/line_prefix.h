@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Peels the prefixes that launchers, PyTorch and NCCL put in front of a log line, and
 // returns the attribution facts they carry. Works on raw bytes: it runs on every line.
 #pragma once

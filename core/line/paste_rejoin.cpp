@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "paste_rejoin.h"
 
 #include "line_prefix.h"

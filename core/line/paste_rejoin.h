@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Text pasted from an issue, a chat or a narrow terminal is often hard-wrapped: a long log line goes on in
 // the next line, which has no prefix of its own, so it would lose its rank and its signature. This puts
 // such pieces back together before the pasted text is scanned.

@@ -1,4 +1,6 @@
+// SPDX-License-Identifier: MIT
 #include "severity_rules.h"
+
 #include "text_util.h"
 
 namespace rankscope {

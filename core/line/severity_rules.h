@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Severity of one physical line, from its prefixes and a few well-known words.
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "timestamp.h"
 
 #include <algorithm>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Recognises the wall-clock stamp at the start of a log line (NCCL, c10, torch, glog, Python logging,
 // syslog, dmesg, epoch seconds) without regexes: it runs on every line of multi-GB inputs.
 #pragma once

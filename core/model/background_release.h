@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Frees what a computation no longer needs on another core while the caller goes on. After a 1 GB scan,
 // freeing the per-file scan data and the compiled signature patterns takes milliseconds on the one core
 // that then builds the diagnosis; handed here, that work overlaps the diagnosis instead.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Long work in core takes a CancelToken and a progress callback; views run it off the UI thread.
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The plain value types that describe one incident: its files, ranks and events.
 // Everything the engine produces is one of these; views and reports only read them.
 #pragma once

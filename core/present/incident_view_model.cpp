@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "incident_view_model.h"
 
 #include "log_search.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Everything the window shows for one attempt of an analysis, computed off the UI thread: the timeline's
 // lanes, the rows of the rank list, the hosts, the status counts and the initiating event's log, opened and
 // marked. On a 1024-rank incident each of these takes longer than a frame; the UI thread only swaps the

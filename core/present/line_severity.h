@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // A cheap per-line severity guess for display only (the log view colours lines with it).
 // The engine's real attribution lives in ingest; this never decides what an incident means.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The incident's events as marks on the lines of one log file: what the log view colours and badges, and
 // which lines its WARN+ filter always keeps. Pure Core so the marks are computed off the UI thread.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Regex search and the WARN+ filter over the lines of one log file. Both can read a whole file of
 // hundreds of MB, so the log view runs them off the UI thread on a reader of their own
 // (FileLines::reopen) with a cancel token and a progress callback (rows done, rows total).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Per-pixel-column summary of one timeline lane, so the view paints at most one stroke per column.
 #pragma once
 

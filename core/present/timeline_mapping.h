@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The visible time window of the timeline and its mapping to pixel columns (after hotspot's
 // TimeLineData): a pure value type so zoom, pan and fit are tested without a widget.
 #pragma once

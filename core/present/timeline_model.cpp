@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "timeline_model.h"
 
 #include <QFileInfo>

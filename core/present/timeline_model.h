@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The rows of the per-rank timeline: one lane per rank grouped under collapsible host headers,
 // ranks without a host under "unknown host", and one lane per file with unattributed events.
 // Pure Core: filters, collapse state and WARN navigation are tested without a widget.

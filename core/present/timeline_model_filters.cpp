@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // TimelineModel: filters, collapse state, visible rows and WARN navigation.
 #include "timeline_model.h"
 

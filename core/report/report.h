@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The diagnosis as JSON (the rankscope.diagnosis/1 contract), terminal text and Markdown.
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Terminal text and Markdown share one walk over the diagnosis; only the decoration differs.
 #include "report.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Small fixed-width byte helpers for the scanner's per-line shortcuts, where a libc call per compare
 // costs more than the compare itself.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "file_scanner.h"
 
 #include "byte_stream.h"

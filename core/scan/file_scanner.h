@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Scans one input in a single pass: splits lines, peels prefixes, reads stamps and severities, joins
 // multi-line records, and keeps only what the analysis needs (events, identity facts, per-stream stats)
 // plus a line index of 8 bytes per line.

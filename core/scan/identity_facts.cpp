@@ -1,5 +1,5 @@
+// SPDX-License-Identifier: MIT
 #include "identity_facts.h"
-#include "text_util.h"
 
 #include "text_util.h"
 

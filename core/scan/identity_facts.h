@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Facts that tie a process to a rank, a GPU and a NIC, read from NCCL identity lines, nccl-tests
 // headers and torchrun failure summaries. The attribution step joins them across files.
 #pragma once

@@ -1,14 +1,15 @@
+// SPDX-License-Identifier: MIT
 // LineScanner's hot path: line(), which every line of every file goes through, and the shortcuts it
 // takes for lines that repeat a known NCCL INFO prefix or glog header and say nothing new. Every check in
 // a shortcut must agree with the full parse below it; tst_scan_shortcuts loads every input both ways.
 #include "line_scanner.h"
-#include "text_util.h"
 
 #include "byte_compare.h"
 #include "literal_prefilter.h"
 #include "severity_rules.h"
 #include "signature_catalog.h"
 #include "signature_matcher.h"
+#include "text_util.h"
 
 #include <bit>
 #include <cstring>

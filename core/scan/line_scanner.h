@@ -1,14 +1,15 @@
+// SPDX-License-Identifier: MIT
 // The per-line work of scanning one log file: attribution to a stream, stamps, severity, multi-line
 // records, identity facts, restarts and signature hits, with shortcuts for the lines that repeat a known
 // NCCL or glog prefix and say nothing new (ScanContext::shortcuts turns them off; the results must not
 // change). scanFile() feeds it the file's lines in order.
 #pragma once
 
-#include "scan_records.h"
 #include "line_prefix.h"
 #include "record_builder.h"
 #include "repeated_glog_prefix.h"
 #include "repeated_nccl_prefix.h"
+#include "scan_records.h"
 
 #include <QString>
 #include <array>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // LineScanner::repeatedLine(): a line that repeats the last NCCL INFO line but for a counter is counted
 // from one compare with that line, before the newline search and the parse that line() would do.
 #include "byte_compare.h"

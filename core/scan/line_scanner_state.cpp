@@ -1,8 +1,9 @@
+// SPDX-License-Identifier: MIT
 // LineScanner's bookkeeping off the hot path: the stream of a new prefix, elastic restarts inside a file,
 // NCCL identity facts, and what finish() hands to the FileScan.
 #include "identity_facts.h"
-#include "text_util.h"
 #include "line_scanner.h"
+#include "text_util.h"
 
 namespace rankscope {
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Finds which remembered line prefixes a line may start with, without trying them all: a combined console
 // of a 256-rank job repeats hundreds of prefixes ("[default3]:gpu-a17:1007036:"), interleaved.
 // Every prefix is hashed on its first K bytes, K being the length of the shortest prefix added; a line is

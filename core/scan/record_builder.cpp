@@ -1,8 +1,9 @@
+// SPDX-License-Identifier: MIT
 #include "record_builder.h"
-#include "text_util.h"
 
 #include "signature_catalog.h"
 #include "signature_matcher.h"
+#include "text_util.h"
 
 #include <re2/re2.h>
 

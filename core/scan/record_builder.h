@@ -1,10 +1,11 @@
+// SPDX-License-Identifier: MIT
 // Joins the physical lines of one message into one event: Python tracebacks, c10 messages whose
 // continuation lines carry only "[defaultN]:", NCCL's "-> N" return-code trails after a WARN, and
 // torchrun's ChildFailedError summary (whose blocks also become identity facts).
 #pragma once
 
-#include "scan_records.h"
 #include "line_prefix.h"
+#include "scan_records.h"
 #include "severity_rules.h"
 
 #include <map>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "repeated_glog_prefix.h"
 
 #include "byte_compare.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // An interleaved console repeats a handful of line prefixes: "[default4]:[rank36]:I0314 02:10:43.212000
 // 53386 train.py:212] ". Only the glog stamp's digits change from one line to the next.
 // After a full parse, this remembers the launcher part ("[default4]:[rank36]:") with the fields parsed

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "repeated_nccl_prefix.h"
 
 #include "byte_compare.h"

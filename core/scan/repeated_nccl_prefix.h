@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Most lines of an NCCL log start like an earlier line of the same process: "host:pid:tid [dev] NCCL INFO ",
 // behind a launcher prefix ("[default3]:", "12: ") in a combined console.
 // This remembers such prefixes after a full parse, with the stream each belongs to, and recognises the

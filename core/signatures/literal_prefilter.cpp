@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The literal prefilter's per-line test: sampled grams looked up in the table that
 // literal_prefilter_build.cpp made, the atoms behind a hit compared, FilteredRE2 asked about the atoms found.
 #include "literal_prefilter.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The cheap first look at every log line: RE2's FilteredRE2 reduces each signature pattern to the literals
 // ("atoms") it cannot match without, and this filter finds which atoms occur in a line. A line whose atoms
 // satisfy no pattern is rejected before the RE2::Set runs, which is what almost every INFO line is.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Building the literal prefilter: FilteredRE2's atoms for the patterns, then the gram table the per-line
 // test samples (literal_prefilter.cpp).
 #include "literal_prefilter.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The hashing and compare helpers shared by the literal prefilter's build (literal_prefilter_build.cpp)
 // and its per-line test (literal_prefilter.cpp).
 #pragma once

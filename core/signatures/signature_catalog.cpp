@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Catalog loading: nlohmann_json with exceptions disabled, RE2 to validate every pattern up front.
 #include "signature_catalog.h"
 

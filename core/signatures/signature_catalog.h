@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The failure-signature catalog: JSON data files (signatures/*.json) loaded into plain value types.
 // Loading never throws and never stops at the first bad entry: every problem becomes an error string that
 // names the file, the entry and the field, and the other entries still load.

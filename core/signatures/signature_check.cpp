@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "signature_check.h"
 
 #include "signature_matcher.h"

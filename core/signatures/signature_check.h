@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // `rankscope signatures check`: the consistency rules a catalog must pass before it ships.
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // One RE2::Set over all patterns, gated by FilteredRE2's required literals ("atoms").
 #include "signature_matcher.h"
 

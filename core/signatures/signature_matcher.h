@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Matches raw log lines against every catalog pattern at once.
 // All patterns are compiled into one RE2::Set; a literal prefilter (RE2's FilteredRE2 atoms) rejects most
 // lines before the Set runs, and per-pattern RE2 objects extract captures only for lines that hit.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // A small single-pass scanner; no regex, so literal text is never reinterpreted.
 #include "template_render.h"
 

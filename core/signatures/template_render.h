@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Fills the {placeholders} of a signature's fix text and command templates.
 // Commands are shown to the user and copied, never executed; values inserted into them are shell-quoted.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "cpuset.h"
 
 #include <QStringList>

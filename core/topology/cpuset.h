@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // CPU sets as Linux and NCCL print them: range lists ("0-31,64-95") and comma-grouped hex masks
 // ("ffffffff,00000000", hwloc's "0x0000ffff,0xffffffff,,0x1").
 #pragma once

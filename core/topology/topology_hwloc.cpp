@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // hwloc XML through the hwloc C API: I/O objects kept (KEEP_ALL), libxml2 disabled so that entity
 // declarations are never expanded, and hwloc's stderr messages captured into the error.
 #include "topology_hwloc_check.h"

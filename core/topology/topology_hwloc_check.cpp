@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Why this exists: hwloc 2.9 segfaults inside hwloc_topology_load (hwloc_bitmap_compare_first while
 // ordering siblings, hwloc_bitmap_set in hwloc_insert_object_by_parent) when an <object> has a cpuset
 // but no complete_cpuset, or a nodeset but no complete_nodeset, as hwloc's minimal XML reader sees it.

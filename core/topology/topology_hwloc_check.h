@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // What an hwloc XML capture must satisfy before it is handed to hwloc 2.9, which crashes (instead of
 // failing) on some well-formed but odd captures. Internal to the hwloc loader.
 #pragma once

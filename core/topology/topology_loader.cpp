@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "topology_loader.h"
 
 #include <QFile>

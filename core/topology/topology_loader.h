@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Reading topology captures: format detection by content, one parser per format, and merging several
 // captures into one graph per host.
 #pragma once

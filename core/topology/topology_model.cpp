@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "topology_model.h"
 
 #include <QFileInfo>

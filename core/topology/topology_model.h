@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // One GPU/NIC topology graph per host, whatever capture it came from (nvidia-smi, rocm-smi, NCCL XML,
 // hwloc XML). Plain value types; parsers fill them, placement and reports only read them.
 #pragma once

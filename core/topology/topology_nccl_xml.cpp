@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // NCCL topology XML (NCCL_TOPO_DUMP_FILE / NCCL_TOPO_FILE): <system><cpu><pci>...<gpu>/<nic><net>.
 // Read with QXmlStreamReader, which never fetches external entities; a DOCTYPE is refused outright
 // because NCCL never writes one, so internal entity bombs cannot expand.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // `nvidia-smi topo -m` (and -mp, -p2p r|w|n|a): a matrix whose cells are tab- or space-separated,
 // with optional CPU/NUMA affinity columns and an optional NIC Legend.
 #include "cpuset.h"

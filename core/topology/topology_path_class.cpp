@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Deriving nvidia-smi's path classes from a PCI tree (hwloc XML, NCCL XML), by the legend's rules:
 // PIX = through at most one PCIe switch; PXB = several switches, no host bridge; PHB = through a host
 // bridge; NODE = between host bridges of one NUMA node; SYS = across NUMA nodes.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "topology_placement.h"
 
 #include "cpuset.h"

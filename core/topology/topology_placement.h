@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Placing an incident's ranks on the topology: each rank's GPU, the NICs its channels used and their
 // path class, its CPU affinity against its GPU's NUMA node; findings for the diagnosis and the
 // per-local-rank NCCL_IB_HCA mapping that would fix a bad GPU/NIC pairing.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Topology as text (the `rankscope topology` command) and as JSON (the "topology" field of
 // `rankscope diagnose --format json`).
 #pragma once

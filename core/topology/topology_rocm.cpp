@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // `rocm-smi --showtopo`: '='-framed sections (weight, hops, link type matrices; NUMA nodes). Any
 // subset of the sections is accepted, so partial captures still load.
 #include "topology_loader.h"

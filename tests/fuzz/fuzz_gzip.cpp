@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // A log file on disk, plain or gzip (single, multi-member, truncated, corrupt): read once through the
 // ingest stream (ByteStream) and once through the log view's random access (FileLines). When both
 // succeed they must show the same lines: what ingest counted is what the view displays.

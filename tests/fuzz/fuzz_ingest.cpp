@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The whole-file scanner: one log file through discovery, streaming, attribution, multi-line records
 // and time ordering. Every byte read must be accounted for in the incidents' file tables (a file whose
 // lines span elastic restarts is split by bytes across attempts), and its line count must be exact.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Prefix peeling, severity, identity facts and path hints: everything that runs on every raw log line.
 #include "fuzz_support.h"
 #include "identity_facts.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The scanner's shortcuts (a repeated NCCL prefix, a repeated line but for a counter, a repeated glog
 // header) against the full parse: one log file loaded with and without them, with the built-in catalog,
 // must give the same incidents field by field. Any difference is a finding.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // A user catalog file: loading (JSON, fields, RE2 syntax) and then matching with what loaded, so that a
 // hostile pattern set can neither crash the matcher nor slip past its memory budget.
 #include "fuzz_support.h"

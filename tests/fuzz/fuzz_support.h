@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Shared helpers of the libFuzzer targets: the input as lines, and a scratch file for the parsers
 // that only read from disk. Each fuzzer process owns one scratch folder, removed at exit.
 #pragma once

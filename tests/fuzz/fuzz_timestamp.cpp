@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Timestamp recognition on line starts, and the conversion of what it found to epoch milliseconds.
 #include "fuzz_support.h"
 #include "timestamp.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Every text and NCCL-XML topology parser, the content-sniffing dispatcher, and what runs on a parsed
 // graph afterwards (merging a second capture, deriving path classes).
 #include "fuzz_support.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // hwloc XML captures go through hwloc's own XML importer; kept apart from the other topology parsers
 // because each run loads a whole hwloc topology (slow) and the interesting inputs differ.
 #include "fuzz_support.h"

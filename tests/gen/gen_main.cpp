@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // rankscope-gen: writes a synthetic multi-rank incident folder for tests and benchmarks.
 #include "incident_generator.h"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "incident_generator.h"
 
 #include "incident_lines.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Generates a faithful multi-rank incident folder (NCCL 2.27 INFO/WARN, PyTorch c10 and torch logs, torchrun
 // summaries) of any size, with one injected fault, deterministically from a seed. For tests and benchmarks.
 #pragma once

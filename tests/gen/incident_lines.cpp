@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "incident_lines.h"
 
 #include <algorithm>

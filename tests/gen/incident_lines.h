@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The line templates of one generated job: NCCL 2.27.7 debug output, PyTorch ~2.7 c10 and torch logs, and the
 // torchrun agent. Every emitter is a pure function of (job, rank, step), so files can be written in any
 // order.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Buffered line sink for the generator: writes a plain or gzip file, or only counts (sizing dry runs).
 #pragma once
 

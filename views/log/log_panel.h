@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The log view with its controls: file label, regex search with next/previous, WARN+ filter, go to line.
 #pragma once
 

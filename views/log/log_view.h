@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // A virtualised view of one log file: only the visible lines are read (through FileLines) and
 // painted. Line numbers, severity colours, the incident's signature hits marked, regex search,
 // a WARN-or-worse filter, jump to line, and Ctrl+C copy of the selected lines.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // LogView: painting, scrolling, keyboard and mouse.
 #include "log_view.h"
 #include "severity_palette.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "diagnosis_pane.h"
 
 #include "severity_palette.h"

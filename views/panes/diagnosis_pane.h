@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The answer pane: headline, fix and verification side by side (commands monospace, selectable, each
 // with a copy button), the checklist (state kept per incident), evidence, collateral and hypotheses.
 #pragma once

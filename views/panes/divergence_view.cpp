@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "divergence_view.h"
 
 #include <QFontDatabase>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Side-by-side diff of the initiating rank's lines before the initiating event (failing run, left) and its
 // counterpart in a healthy control run (right), aligned after normalisation. The first differing line is
 // highlighted on both sides; lines only in the failing run are marked.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The answer to "did the fix work?": a PASS (green) or FAIL (red) banner, what happened to each signature,
 // and the evidence the verdict rests on.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "timeline_axis.h"
 
 #include <QDateTime>

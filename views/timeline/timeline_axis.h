@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The time axis above the timeline: absolute wall-clock ticks and, under them, the offset from
 // the initiating event ("02:17:44" over "+10:00").
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // TimelinePainter: the initiating-event marker (line across the view, label box, ring).
 #include "severity_palette.h"
 #include "timeline_painter.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "timeline_painter.h"
 
 #include "severity_palette.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Painting of the timeline rows (gutter labels, per-pixel strokes, roles), kept apart from the
 // widget's interaction code. Everything is sized from the font, so it follows HiDPI and zoom.
 #pragma once

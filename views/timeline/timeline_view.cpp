@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "timeline_view.h"
 
 #include "timeline_axis.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The per-rank timeline: host groups and rank lanes with per-pixel severity strokes, the
 // initiating event marked across the view, collateral and suspects flagged, a time axis with the
 // offset from the initiating event. Keys: W/S zoom, A/D pan, F fit, Home initiating event,

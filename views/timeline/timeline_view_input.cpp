@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // TimelineView: mouse, wheel and tooltip handling, and hit testing.
 #include "timeline_axis.h"
 #include "timeline_binning.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Geometry of the topology scene: device boxes share one width so the graph reads as a grid; switch
 // boxes are columns inside their NUMA box; NUMA boxes flow left to right and wrap; the legend and the
 // GPU–GPU inset sit underneath. All sizes derive from the font's line height, so they follow HiDPI

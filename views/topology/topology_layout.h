@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The topology graph as boxes and edges, lstopo style: one box per NUMA node holding PCIe switch boxes
 // holding GPU and NIC boxes, plus the GPU–NIC paths to draw and the GPU–GPU links for a matrix inset.
 // Built from one host's capture and the rank placement; geometry is in logical pixels, measured with

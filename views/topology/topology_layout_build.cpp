@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Which box each GPU and NIC goes in, and which edges to draw. The PCI tree is trusted when the capture
 // has one; matrix-only captures (nvidia-smi, rocm-smi) and tree-less devices are grouped from the
 // matrix: PIX/PXB pairs share a switch box, and NUMA comes from the affinity columns or, for NICs,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The GPU/NIC topology graph of one host, lstopo style: NUMA boxes holding PCIe switch boxes holding
 // GPUs and NICs, the ranks written on their GPUs, the NIC paths the ranks used labelled with their
 // class (SYS red and dashed), the initiating rank's GPU and path highlighted, a legend and a GPU–GPU

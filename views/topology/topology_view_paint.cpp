@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Painting the topology scene. One function serves the screen, the SVG and the PNG, so what an
 // engineer exports is what they saw. Colours come from the palette (dark mode) except the two that
 // must mean one thing everywhere: SYS red and the initiating rank's hue.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "rank_list_delegate.h"
 
 #include <QApplication>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Paints the rank list's cells with one text shaping each. QStyledItemDelegate, through the style, lays
 // a cell's text out three times (its size, eliding, drawing); a thousand-row list repainted on each
 // click spent most of a frame there. Background, selection and focus are still the style's.

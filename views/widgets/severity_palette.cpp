@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "severity_palette.h"
 
 namespace rankscope {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // Colours for severities and roles, shared by the timeline, the log view and the topology graph.
 // They adapt to the palette so that dark mode stays readable.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 #include "wrapped_label.h"
 
 #include <QEvent>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // A word-wrapped QLabel whose size hints cost one text layout each instead of a dozen.
 // QLabel answers sizeHint(), minimumSizeHint() and heightForWidth() by laying its whole document out
 // several times (a golden-ratio search, a one-line pass, a one-word-per-line pass, and a restoring pass

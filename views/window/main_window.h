@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // The window: timeline in the middle, diagnosis on the right, log and topology below, ranks on the left.
 // Analyses run off the UI thread (QtConcurrent) with a progress bar and a Stop button; a newer request
 // makes an older result stale and it is dropped. So does everything else that scales with the incident:

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // MainWindow: an event shown in the timeline and in its log (the log's file opened off the UI thread),
 // the rank list and the status bar's counts.
 #include "log_panel.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // MainWindow: the report export, the comparison with a healthy run and the verification of a fix.
 #include "control_compare.h"
 #include "divergence_view.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // MainWindow: an analysis and the view of an attempt are built off the UI thread; a finished one is
 // swapped in, a stale or cancelled one dropped.
 #include "diagnosis_pane.h"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 // MainWindow: the menus and the attempt bar, recent folders, the clipboard and drag and drop, and the
 // status bar's lists of skipped inputs and warnings.
 #include "main_window.h"
