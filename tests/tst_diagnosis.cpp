@@ -209,8 +209,10 @@ private Q_SLOTS:
         QTest::newRow("demo-upi-line") << RANKSCOPE_SOURCE_DIR "/resources/demo"
                                        << "Direct RDMA write between GPU NUMA 1 and HCA NUMA 0 failed UPI "
                                           "interconnect (GPU 3 busId 99000, HCA mlx5_0)";
-        QTest::newRow("benign-warn-first") << "diagnosis/benign-warn-first"
-                                           << "/dev/shm/nccl-";
+        QTest::newRow("benign-warn-first")
+            << "diagnosis/benign-warn-first"
+            << "Error while creating shared memory segment /dev/shm/nccl-3fQz1a (size 9637888), error: No "
+               "space left on device (28)";
         QTest::newRow("hang") << "diagnosis/hang-silent-rank"
                               << "Watchdog caught collective operation timeout: WorkNCCL";
         QTest::newRow("pasted-traceback") << "diagnosis/pasted-oom-traceback.txt"

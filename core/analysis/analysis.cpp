@@ -26,6 +26,7 @@ void diagnoseAttempt(AttemptAnalysis& a, const Catalog& catalog, const TopologyS
         }
     }
     a.diagnosis = diagnose(a.incident, catalog, options);
+    readEvidence(a.incident, a.diagnosis);
     for (const TopologyFinding& f : a.placement.findings)
         a.diagnosis.notes << f.detail;
     for (const QString& e : topology.errors)

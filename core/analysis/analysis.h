@@ -54,6 +54,10 @@ struct Analysis
 Analysis analyze(
     const AnalysisRequest& request, const CancelToken* cancel = nullptr, const ProgressFn& progress = {});
 
+// Reads the evidence lines the diagnosis points at (Diagnosis::evidence) from the file itself; a file that
+// cannot be opened any more gives a note instead.
+void readEvidence(const Incident& incident, Diagnosis& diagnosis);
+
 // Diagnoses an incident with a topology: findings become notes, the NIC mapping joins the fix.
 void diagnoseAttempt(AttemptAnalysis& attempt, const Catalog& catalog, const TopologySet& topology);
 

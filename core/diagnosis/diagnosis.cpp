@@ -2,7 +2,6 @@
 #include "diagnosis.h"
 
 #include "diagnosis_parts.h"
-#include "file_lines.h"
 #include "template_render.h"
 
 #include <QDir>
@@ -39,38 +38,6 @@ QStringList suspectLines(const std::vector<Suspect>& suspects)
     }
     return out;
 }
-
-namespace detail {
-
-int findInitiating(const Incident& inc, const Catalog& cat, bool* causeFound)
-{
-    // Earliest cause; failing that the earliest unexplained WARN+; failing that the earliest symptom.
-    // Attributed events win over unattributed ones of the same kind (agent chatter has no rank).
-    const int n = static_cast<int>(inc.events.size());
-    for (int wanted : { 0, 3, 1 }) {
-        int unattributed = -1;
-        for (int i = 0; i < n; ++i) {
-            const LogEvent& e = inc.events[static_cast<size_t>(i)];
-            const int role = roleOf(inc, cat, i);
-            if (role != wanted || (role != 0 && e.severity < Severity::Warn))
-                continue;
-            if (e.rank >= 0) {
-                *causeFound = wanted == 0;
-                return i;
-            }
-            if (unattributed < 0)
-                unattributed = i;
-        }
-        if (unattributed >= 0) {
-            *causeFound = wanted == 0;
-            return unattributed;
-        }
-    }
-    *causeFound = false;
-    return -1;
-}
-
-} // namespace detail
 
 namespace {
 
@@ -162,16 +129,27 @@ void render(const Incident& inc, const Catalog& cat, const DiagnoseOptions& opti
             ctx.peer = c.second;
     }
     ctx.literal = grepLiteral(sig.literal, e, ctx);
-    d.fix = renderTemplate(sig.fix, ctx);
-    d.summary = renderTemplate(sig.summary, ctx);
+    // What the reader sees never holds a blank: a sentence or command that needs a value this incident
+    // lacks is left out (renderProse), rather than shown with <name>.
+    d.fix = renderProse(sig.fix, ctx);
+    d.summary = renderProse(sig.summary, ctx);
+    if (d.summary.isEmpty())
+        d.summary = sig.title;
     for (const QString& extra : options.extraFixLines)
         d.fix += QLatin1Char('\n') + extra;
-    for (const QString& v : sig.verify)
-        d.verify.push_back(renderCommand(v, ctx));
-    for (const QString& v : sig.evidenceCommands)
-        d.evidenceCommands.push_back(renderCommand(v, ctx));
-    for (const QString& c : sig.checklist)
-        d.checklist.push_back(renderTemplate(c, ctx));
+    for (const QString& v : sig.verify) {
+        if (canRender(v, ctx))
+            d.verify.push_back(renderCommand(v, ctx));
+    }
+    for (const QString& v : sig.evidenceCommands) {
+        if (canRender(v, ctx))
+            d.evidenceCommands.push_back(renderCommand(v, ctx));
+    }
+    for (const QString& c : sig.checklist) {
+        const QString item = renderProse(c, ctx);
+        if (!item.isEmpty())
+            d.checklist.push_back(item);
+    }
     d.siblings = sig.siblings;
 }
 
@@ -270,7 +248,8 @@ Diagnosis diagnose(const Incident& inc, const Catalog& cat, const DiagnoseOption
     Diagnosis d;
     d.logFolder = logFolderOf(inc);
     bool cause = false;
-    d.initiatingEvent = findInitiating(inc, cat, &cause);
+    QString how;
+    d.initiatingEvent = findInitiating(inc, cat, &cause, &how);
     fillSuspects(inc, cat, d);
     if (d.initiatingEvent < 0) {
         d.headline = QStringLiteral("No failure found: %1 file(s), %2 rank(s), no WARN or worse line.")
@@ -284,11 +263,17 @@ Diagnosis diagnose(const Incident& inc, const Catalog& cat, const DiagnoseOption
     d.failureFound = true;
     const LogEvent& e = inc.events[static_cast<size_t>(d.initiatingEvent)];
     d.signature = e.signature;
+    QString variant;
+    d.signature = refineSignature(inc, cat, d, &variant);
     fillCollateral(inc, cat, d);
     render(inc, cat, options, d);
     rankHypotheses(inc, cat, d);
     fillTorchrunNotes(inc, d);
     judgeConfidence(inc, cat, cause, d);
+    if (!how.isEmpty())
+        d.confidenceReasons.push_back(how);
+    if (!variant.isEmpty())
+        d.confidenceReasons.push_back(variant);
 
     const QString who =
         e.rank >= 0 ? QStringLiteral("Rank %1").arg(e.rank) : QStringLiteral("An unattributed process");
@@ -309,18 +294,10 @@ Diagnosis diagnose(const Incident& inc, const Catalog& cat, const DiagnoseOption
                              : QString(),
                 what);
 
-    // Evidence: the lines before the first occurrence, from the file itself.
-    const FileInfo& file = inc.files[static_cast<size_t>(e.file)];
+    // Evidence: which lines before the first occurrence to show; analysis/ reads them (no I/O here).
     d.evidence.file = e.file;
     d.evidence.toLine = e.line;
     d.evidence.fromLine = std::max<qint64>(1, e.line - options.evidenceLines);
-    FileLinesResult opened = FileLines::open(file);
-    if (opened.ok()) {
-        for (qint64 l = d.evidence.fromLine; l <= d.evidence.toLine; ++l)
-            d.evidence.lines.push_back(opened.lines->line(l - 1));
-    } else {
-        d.notes.push_back(QStringLiteral("evidence not available: %1").arg(opened.error));
-    }
     return d;
 }
 

@@ -7,7 +7,11 @@
 namespace rankscope::detail {
 
 int roleOf(const Incident& inc, const Catalog& cat, int event); // 0 cause, 1 symptom, 2 context, 3 none
-int findInitiating(const Incident& inc, const Catalog& cat, bool* causeFound);
+// The initiating event by causal chains (causal_chains.cpp); `how` says how it was chosen when that is
+// worth telling (by reason rather than time, among several chains).
+int findInitiating(const Incident& inc, const Catalog& cat, bool* causeFound, QString* how);
+// The variant of d.signature that the incident selects (Signature::refines), else d.signature.
+int refineSignature(const Incident& inc, const Catalog& cat, const Diagnosis& d, QString* why);
 void fillCollateral(const Incident& inc, const Catalog& cat, Diagnosis& d);
 void fillSuspects(const Incident& inc, const Catalog& cat, Diagnosis& d);
 void fillTorchrunNotes(const Incident& inc, Diagnosis& d);

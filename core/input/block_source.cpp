@@ -196,4 +196,33 @@ std::unique_ptr<BlockSource> BlockSource::open(const QString& path, bool gzip, Q
     return source;
 }
 
+namespace {
+
+class MemorySource final : public BlockSource
+{
+public:
+    explicit MemorySource(QByteArray bytes)
+        : m_bytes(std::move(bytes))
+    {
+    }
+    bool readBlock(qint64 index, QByteArray& out, QString&) override
+    {
+        const qint64 from = index * kBlock;
+        out = from < m_bytes.size() ? m_bytes.mid(from, kBlock) : QByteArray();
+        return true;
+    }
+    qint64 blockSize() const override { return kBlock; }
+
+private:
+    static constexpr qint64 kBlock = 1 << 20;
+    QByteArray m_bytes;
+};
+
+} // namespace
+
+std::unique_ptr<BlockSource> BlockSource::fromBytes(QByteArray bytes)
+{
+    return std::make_unique<MemorySource>(std::move(bytes));
+}
+
 } // namespace rankscope

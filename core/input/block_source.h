@@ -26,6 +26,8 @@ public:
 
     // Opens `path` as plain bytes or, when `gzip` is set, as a (possibly multi-member) gzip stream.
     static std::unique_ptr<BlockSource> open(const QString& path, bool gzip, QString& error);
+    // In-memory bytes (pasted text, stdin): the same blocks, without a file.
+    static std::unique_ptr<BlockSource> fromBytes(QByteArray bytes);
 };
 
 } // namespace rankscope

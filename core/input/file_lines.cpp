@@ -7,13 +7,16 @@ FileLinesResult FileLines::open(const FileInfo& info, qint64 cacheBytes)
 {
     FileLinesResult result;
     QString error;
-    std::unique_ptr<BlockSource> source = BlockSource::open(info.path, info.compressed, error);
+    std::unique_ptr<BlockSource> source = !info.content.isEmpty()
+        ? BlockSource::fromBytes(info.content)
+        : BlockSource::open(info.path, info.compressed, error);
     if (!source) {
         result.error = error;
         return result;
     }
     std::shared_ptr<FileLines> lines(new FileLines());
     lines->m_path = info.path;
+    lines->m_content = info.content;
     lines->m_compressed = info.compressed;
     lines->m_source = std::move(source);
     // QCache counts cost in int; blocks are costed in KiB to stay far from its limit.
@@ -32,12 +35,15 @@ FileLinesResult FileLines::reopen(qint64 cacheBytes) const
 {
     FileLinesResult result;
     QString error;
-    std::unique_ptr<BlockSource> source = BlockSource::open(m_path, m_compressed, error);
+    std::unique_ptr<BlockSource> source = !m_content.isEmpty()
+        ? BlockSource::fromBytes(m_content)
+        : BlockSource::open(m_path, m_compressed, error);
     if (!source) {
         result.error = error;
         return result;
     }
     std::shared_ptr<FileLines> lines(new FileLines());
+    lines->m_content = m_content;
     lines->m_path = m_path;
     lines->m_compressed = m_compressed;
     lines->m_source = std::move(source);

@@ -52,6 +52,7 @@ private:
     QByteArray readLineBytes(qint64 offset, qint64 limit) const;
 
     QString m_path;
+    QByteArray m_content; // in-memory inputs: their bytes (implicitly shared, not copied)
     bool m_compressed = false;
     std::unique_ptr<BlockSource> m_source;
     std::vector<qint64> m_offsets;

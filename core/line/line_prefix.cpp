@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "line_prefix.h"
 
+#include "line_wrappers.h"
 #include "text_util.h"
 
 #include <cstring>
@@ -94,8 +95,8 @@ bool readNcclPrefix(std::string_view s, LinePrefix& p, size_t& length)
     size_t pos = 0;
     while (pos < s.size() && pos < 256 && s[pos] != ':' && s[pos] != ' ')
         ++pos;
-    if (pos == 0 || pos >= s.size() || s[pos] != ':')
-        return false;
+    if (pos >= s.size() || s[pos] != ':')
+        return false; // an empty host (":166:1226 [0]") is a masked or unset one: NCCL still printed it
     const std::string_view host = s.substr(0, pos);
     ++pos;
     const qint64 pid = readNumber(s, pos);
@@ -150,38 +151,87 @@ void readNcclLevel(std::string_view rest, LinePrefix& p)
     p.message = rest;
 }
 
+// What the wrappers say about the writer, in the prefix's own fields.
+void applyWrappers(const LineWrappers& w, LinePrefix& p)
+{
+    p.wrapped = true;
+    if (w.pid >= 0)
+        p.rayPid = w.pid;
+    if (!w.ip.empty())
+        p.rayIp = w.ip;
+    if (!w.host.empty() && p.pdshHost.empty())
+        p.pdshHost = w.host;
+    if (w.rank >= 0 && p.globalRank < 0)
+        p.globalRank = w.rank;
+    if (!w.tag.empty() && p.sourceTag.empty())
+        p.sourceTag = w.tag;
+    if (w.stamp.found() && !p.wrapperStamp.found())
+        p.wrapperStamp = w.stamp;
+}
+
+// "graph/rings.cc:38 NCCL WARN": an NCCL file:line and level right after a bracketed number.
+bool isDeviceOnlyPrefix(std::string_view s)
+{
+    const std::string_view head = s.substr(0, 160);
+    const size_t at = head.find(" NCCL ");
+    if (at == std::string_view::npos)
+        return startsWith(s, "NCCL INFO ") || startsWith(s, "NCCL WARN ");
+    const std::string_view before = head.substr(0, at);
+    return before.find(' ') == std::string_view::npos && before.find(".c") != std::string_view::npos
+        && before.find(':') != std::string_view::npos;
+}
+
+// Another bracketed prefix follows ("[rank3]:", "[default0]:", a c10 header "[E314 ...]").
+bool isBracketPrefix(std::string_view s)
+{
+    return s.size() > 3 && s[0] == '[' && (isAlpha(s[1]) || s[1] == '[');
+}
+
+// " NCCL WARN " or "NCCL INFO " somewhere in a line whose NCCL prefix was cut, masked or wrapped.
+bool findNcclLevel(std::string_view rest, LinePrefix& p)
+{
+    const std::string_view head = rest.substr(0, 400);
+    const size_t at = head.find("NCCL ");
+    if (at == std::string_view::npos || (at > 0 && head[at - 1] != ' ' && head[at - 1] != ']'))
+        return false;
+    const std::string_view level = head.substr(at + 5, 5);
+    if (level == "WARN " || level == "WARN" || level == "INFO ") {
+        readNcclLevel(rest, p);
+        return p.nccl != NcclLevel::Info || level == "INFO ";
+    }
+    return false;
+}
+
 } // namespace
 
 LinePrefix parseLinePrefix(std::string_view line)
 {
     LinePrefix p;
-    std::string_view s = line;
     size_t len = 0;
     int n = -1;
 
-    // Launcher prefixes come first: srun --label, MPICH, Ray, pdsh.
+    // Wrappers of the tools around the job (Ray, Determined, a pod's clock, pdsh by address, colour
+    // codes, indentation), then the launcher prefixes: srun --label, MPICH.
+    LineWrappers w;
+    std::string_view s = peelWrappers(line, w);
+    if (w.any)
+        applyWrappers(w, p);
     if (!s.empty() && (isDigit(s[0]) || s[0] == ' ') && readSrunLabel(s, n, len)) {
         p.launcherRank = n;
         s.remove_prefix(len);
     } else if (!s.empty() && s[0] == '[' && readMpiRank(s, n, len)) {
-        p.launcherRank = n;
+        if (isDeviceOnlyPrefix(s.substr(len))) {
+            p.ncclDev = n; // "[7] graph/rings.cc:38 NCCL WARN ...": an NCCL line cut down to its device
+        } else if (!isBracketPrefix(s.substr(len))) {
+            p.launcherRank = n;
+        } // else a log viewer's line number before "[rank3]:"
         s.remove_prefix(len);
-    } else if (startsWith(s, "(") && s.find(" pid=") != std::string_view::npos) {
-        const size_t close = s.find(") ");
-        if (close != std::string_view::npos && close < 200) {
-            const std::string_view inner = s.substr(0, close);
-            size_t at = inner.find(" pid=");
-            size_t pos = at + 5;
-            p.rayPid = readNumber(inner, pos);
-            at = inner.find("ip=");
-            if (at != std::string_view::npos) {
-                size_t end = at + 3;
-                while (end < inner.size() && inner[end] != ',' && inner[end] != ')')
-                    ++end;
-                p.rayIp = inner.substr(at + 3, end - at - 3);
-            }
-            s.remove_prefix(close + 2);
-        }
+    }
+    if (p.launcherRank < 0 && p.globalRank < 0 && !s.empty() && s[0] == '[') {
+        LineWrappers inner; // "[1830] [rank3]:" may come after an MPI tag or a Ray prefix
+        s = peelWrappers(s, inner);
+        if (inner.any)
+            applyWrappers(inner, p);
     }
 
     // torchrun --tee "[default3]:" then c10 "[rank7]:" (either may be missing).
@@ -207,7 +257,13 @@ LinePrefix parseLinePrefix(std::string_view line)
             digit = digit || isDigit(s[pos]);
             ++pos;
         }
-        if (digit && pos + 1 < s.size() && s[pos] == ':' && s[pos + 1] == ' ') {
+        // A host name without digits is taken only when the NCCL prefix after it repeats it ("MLVM:
+        // MLVM:1:2"): "Error: ..." and "test: Test ..." are messages.
+        const bool named = pos + 1 < s.size() && s[pos] == ':' && s[pos + 1] == ' ';
+        if (named && !digit)
+            digit = startsWith(s.substr(pos + 2), s.substr(0, pos)) && s.size() > 2 * pos + 2
+                && s[2 * pos + 2] == ':';
+        if (digit && named) {
             p.pdshHost = s.substr(0, pos);
             s.remove_prefix(pos + 2);
         }
@@ -229,10 +285,28 @@ LinePrefix parseLinePrefix(std::string_view line)
             rest.remove_prefix(1);
         p.message = rest;
     }
-    if (!rest.empty() && (isAlpha(rest[0]) || isDigit(rest[0])) && readNcclPrefix(rest, p, len)) {
+    if (!rest.empty() && (isAlpha(rest[0]) || isDigit(rest[0]) || rest[0] == ':')
+        && readNcclPrefix(rest, p, len)) {
         readNcclLevel(rest.substr(len), p);
+    } else {
+        readNcclLevelAnywhere(p);
+    }
+    if (!p.stamp.found() && p.wrapperStamp.found()) {
+        p.stamp = p.wrapperStamp; // the wrapper's clock is the only one the line has
+        p.stamp.offset = p.stamp.length = 0;
     }
     return p;
+}
+
+void readNcclLevelAnywhere(LinePrefix& p)
+{
+    if (p.nccl != NcclLevel::None || p.message.find("NCCL ") == std::string_view::npos)
+        return;
+    LinePrefix level;
+    if (findNcclLevel(p.message, level)) {
+        p.nccl = level.nccl;
+        p.message = level.message;
+    }
 }
 
 } // namespace rankscope

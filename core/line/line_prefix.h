@@ -27,6 +27,9 @@ struct LinePrefix
     int globalRank = -1; // c10 / TORCHELASTIC prefix "[rank7]:"
     std::string_view pdshHost; // pdsh "gpu-a01: "
     std::string_view rayIp; // Ray "(RayWorkerWrapper pid=1, ip=10.0.0.1) "
+    std::string_view sourceTag; // what a wrapper calls the writer ("RayWorkerWrapper", "trial fa88a9df")
+    ParsedStamp wrapperStamp; // a wrapper's own clock (a pod's, Determined's)
+    bool wrapped = false; // a wrapper (see line_wrappers.h) came before the prefixes
     qint64 rayPid = -1;
     std::string_view ncclHost; // NCCL "host:pid:tid [dev]"
     qint64 pid = -1;
@@ -40,5 +43,10 @@ struct LinePrefix
 };
 
 LinePrefix parseLinePrefix(std::string_view line);
+
+// An NCCL level ("NCCL WARN ", "NCCL INFO ") in a message whose NCCL prefix was cut, masked or wrapped:
+// sets p.nccl and p.message when the message has one and p.nccl is None. parseLinePrefix() does it; a
+// caller that filled `p` another way (the scanner's glog shortcut) calls it itself.
+void readNcclLevelAnywhere(LinePrefix& p);
 
 } // namespace rankscope

@@ -55,6 +55,10 @@ struct LogEvent
     QStringList continuation; // the record's further lines, raw
     int signature = -1; // index into the catalog; -1 when none matched
     std::vector<Capture> captures;
+    // What the log calls the writer when no rank or pid does: "kernel" for dmesg/NVRM lines, a Ray
+    // actor's name, a Determined trial, a runner's tag. Empty when the prefixes say nothing more.
+    QString source;
+    bool failureWord = false; // the line carries a failure word (line/failure_words.h)
 };
 
 struct NicUse

@@ -5,6 +5,7 @@
 #include "line_scanner.h"
 
 #include "byte_compare.h"
+#include "failure_words.h"
 #include "literal_prefilter.h"
 #include "severity_rules.h"
 #include "signature_catalog.h"
@@ -18,6 +19,49 @@
 namespace rankscope {
 
 namespace {
+
+// ProcessGroupNCCL names its rank in the message: "[Rank 2] Watchdog ...", "[PG 0 (default_pg) Rank 6] ...",
+// "[PG ID 1 PG GUID 1 Rank 3] ...". A line without a rank prefix (a console without --tee) keeps it.
+int rankInMessage(std::string_view m)
+{
+    const std::string_view head = m.substr(0, 400);
+    for (std::size_t at = head.find("Rank "); at != std::string_view::npos; at = head.find("Rank ", at + 5)) {
+        if (at == 0 || (head[at - 1] != '[' && head[at - 1] != ' '))
+            continue;
+        std::size_t pos = at + 5;
+        int rank = 0;
+        const std::size_t digits = pos;
+        for (; pos < head.size() && head[pos] >= '0' && head[pos] <= '9' && pos - digits < 8; ++pos)
+            rank = rank * 10 + (head[pos] - '0');
+        if (pos > digits && pos < head.size() && head[pos] == ']')
+            return rank;
+    }
+    return -1;
+}
+
+// The line's own level is INFO (NCCL INFO/TRACE, a glog 'I', Python logging's INFO, vLLM's "INFO 04-13").
+bool saysInfoLevel(const LinePrefix& p)
+{
+    if (p.nccl == NcclLevel::Info || p.nccl == NcclLevel::Trace || p.nccl == NcclLevel::Call)
+        return true;
+    if (p.stamp.severity == 'I')
+        return true;
+    const std::string_view head = p.message.substr(0, 48);
+    const std::size_t at = head.find("INFO");
+    return at != std::string_view::npos && (at == 0 || head[at - 1] == ' ' || head[at - 1] == '\t')
+        && at + 4 < head.size() && (head[at + 4] == ' ' || head[at + 4] == ':' || head[at + 4] == '\t');
+}
+
+// A kernel log line (dmesg, journalctl -k, NVRM), else what a wrapper called the writer.
+QString sourceOf(const LinePrefix& p)
+{
+    const std::string_view m = p.message;
+    if (p.stamp.kind == StampKind::Dmesg || p.sourceTag == "kernel"
+        || m.find("NVRM: ") != std::string_view::npos || startsWith(m, "DMAR: ") || startsWith(m, "AMD-Vi: ")
+        || startsWith(m, "kernel: "))
+        return QStringLiteral("kernel");
+    return p.sourceTag.empty() ? QString() : bytesToQString(p.sourceTag);
+}
 
 // Text pasted from an issue or a chat: drop quote markers, code fences' backticks and markdown emphasis.
 std::string unwrapPasted(std::string_view line)
@@ -91,6 +135,7 @@ void LineScanner::line(std::string_view raw, qint64 offset, bool cut)
     int glogEntry = -1;
     if (m_ctx.shortcuts && !m_pasted && m_glog.match(text, p)) {
         glogEntry = m_glog.lastEntry();
+        readNcclLevelAnywhere(p); // as parseLinePrefix() does
     } else {
         p = parseLinePrefix(text);
         if (!m_pasted)
@@ -140,9 +185,11 @@ void LineScanner::line(std::string_view raw, qint64 offset, bool cut)
         m_bannerPid.clear();
     }
 
+    // One prefilter pass serves the signatures and the failure words: false means neither can be there.
+    const bool mayMatch = m_prefilter && m_prefilter->mayMatch(text);
     MatchResult match;
-    if (m_ctx.matcher)
-        match = m_ctx.matcher->match(text); // runs the literal prefilter first, once
+    if (mayMatch)
+        match = m_ctx.matcher->matchPrefiltered(text);
     Severity severity = c.severity;
     int role = 3;
     if (match) {
@@ -151,7 +198,16 @@ void LineScanner::line(std::string_view raw, qint64 offset, bool cut)
         if (sig.severity && *sig.severity > severity)
             severity = *sig.severity;
     }
-    if (severity < Severity::Warn && !match && c.shape != LineShape::TracebackStart)
+    // A failure word anywhere makes the line an event: an ERROR when the line has no level of its own,
+    // else (an INFO line that says "Failed to open ...") an event at its own level, which the diagnosis
+    // takes only when nothing else failed.
+    bool failureWord = false;
+    if (severity < Severity::Warn && (mayMatch || !m_prefilter) && hasFailureWord(text)) {
+        failureWord = true;
+        if (!saysInfoLevel(p))
+            severity = Severity::Error;
+    }
+    if (severity < Severity::Warn && !match && !failureWord && c.shape != LineShape::TracebackStart)
         return;
 
     ScannedEvent ev;
@@ -164,7 +220,9 @@ void LineScanner::line(std::string_view raw, qint64 offset, bool cut)
     e.file = m_file;
     e.line = m_lineNo;
     e.severity = severity;
-    e.rank = p.globalRank >= 0 ? p.globalRank : p.launcherRank;
+    e.rank = p.globalRank >= 0 ? p.globalRank
+        : p.launcherRank >= 0  ? p.launcherRank
+                               : rankInMessage(p.message);
     e.localRank = p.teeLocalRank;
     e.pid = st.key.pid;
     e.device = p.ncclDev;
@@ -175,6 +233,8 @@ void LineScanner::line(std::string_view raw, qint64 offset, bool cut)
     e.message = bytesToQString(p.message);
     e.signature = match.signature;
     e.captures = std::move(match.captures);
+    e.failureWord = failureWord || (severity >= Severity::Warn && hasFailureWord(text));
+    e.source = sourceOf(p);
     m_records.open(std::move(ev), p, c);
 }
 

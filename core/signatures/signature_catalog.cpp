@@ -35,7 +35,8 @@ const QSet<QString> kKnownFields = { QStringLiteral("id"), QStringLiteral("title
     QStringLiteral("symptoms"), QStringLiteral("checklist"), QStringLiteral("fix"),
     QStringLiteral("evidence_commands"), QStringLiteral("verify"), QStringLiteral("siblings"),
     QStringLiteral("references"), QStringLiteral("examples"), QStringLiteral("severity"),
-    QStringLiteral("fingerprint") };
+    QStringLiteral("fingerprint"), QStringLiteral("fallback"), QStringLiteral("refines"),
+    QStringLiteral("when") };
 
 // Collects the message of a JSON syntax error (the DOM parser with exceptions off only says "discarded").
 struct ParseErrorCollector : nlohmann::json_sax<json>
@@ -236,6 +237,38 @@ std::optional<Signature> readEntry(const json& entry, const QString& fileName, c
         s.examplesMatch = r.list(ex, "match", true, QStringLiteral("examples.match"));
         if (ex.contains("no_match"))
             s.examplesNoMatch = r.list(ex, "no_match", false, QStringLiteral("examples.no_match"));
+    }
+    if (entry.contains("fallback")) {
+        if (!entry.at("fallback").is_boolean())
+            r.error(QStringLiteral("fallback"), QStringLiteral("must be true or false"));
+        else
+            s.fallback = entry.at("fallback").get<bool>();
+    }
+    if (entry.contains("refines"))
+        s.refines = r.string("refines");
+    if (entry.contains("when")) {
+        const json& when = entry.at("when");
+        if (!when.is_object() || s.refines.isEmpty()) {
+            r.error(QStringLiteral("when"), QStringLiteral("must be an object, and needs 'refines'"));
+        } else {
+            for (auto it = when.begin(); it != when.end(); ++it) {
+                const std::string& key = it.key();
+                if (key == "signatures" && it->is_array()) {
+                    s.when.signatures = r.list(when, "signatures", true, QStringLiteral("when.signatures"));
+                } else if (key == "initiating" && it->is_string()) {
+                    s.when.initiating = qs(it->get_ref<const std::string&>());
+                    s.when.initiatingPattern =
+                        r.checkPattern(QStringLiteral("when.initiating"), {}, s.when.initiating);
+                } else if (key == "silent_rank" && it->is_boolean()) {
+                    s.when.silentRank = it->get<bool>();
+                } else {
+                    r.error(QStringLiteral("when"),
+                        QStringLiteral("unknown condition '%1' (signatures: [ids], "
+                                       "initiating: RE2, silent_rank: bool)")
+                            .arg(qs(key)));
+                }
+            }
+        }
     }
     if (entry.contains("severity")) {
         const QString sev = r.string("severity");

@@ -37,6 +37,15 @@ struct FingerprintStep
     QString description;
 };
 
+// When a refinement applies (see Signature::refines): every condition given must hold.
+struct RefineConditions
+{
+    QStringList signatures; // some event of the incident matched one of these ids
+    QString initiating; // RE2 the initiating record (its line or a continuation line) must match
+    std::shared_ptr<const re2::RE2> initiatingPattern;
+    bool silentRank = false; // a rank the incident knows printed no failure while others timed out
+};
+
 struct Signature
 {
     QString id;
@@ -64,6 +73,12 @@ struct Signature
     QStringList examplesNoMatch;
     std::optional<Severity> severity; // the severity the line implies, when the entry states one
     std::vector<FingerprintStep> fingerprint;
+    // A catch-all ("Cuda failure '...'"): any other entry of the same role that matches the line wins.
+    bool fallback = false;
+    // A variant of another entry told apart by the rest of the incident: when the initiating event matched
+    // `refines` and `when` holds, the diagnosis shows this entry's summary, fix and checks instead.
+    QString refines;
+    RefineConditions when;
     QString sourceFile; // file the entry was loaded from (for messages)
     int sourceIndex = -1; // 0-based position of the entry in its file
 };

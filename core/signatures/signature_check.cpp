@@ -51,6 +51,14 @@ CatalogCheckReport checkCatalog(const Catalog& catalog)
                 report.problems << where(s) + field + QStringLiteral("unknown id '") + s.siblings[i]
                         + QLatin1Char('\'');
         }
+        if (!s.refines.isEmpty() && (s.refines == s.id || !ids.contains(s.refines)))
+            report.problems << where(s) + QStringLiteral(": field 'refines': unknown id '") + s.refines
+                    + QLatin1Char('\'');
+        for (const QString& id : s.when.signatures) {
+            if (!ids.contains(id))
+                report.problems << where(s) + QStringLiteral(": field 'when.signatures': unknown id '") + id
+                        + QLatin1Char('\'');
+        }
     }
 
     const SignatureMatcher matcher(catalog);

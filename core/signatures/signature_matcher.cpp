@@ -19,6 +19,9 @@ struct SignatureMatcher::Impl
     std::vector<int> patternSignature; // pattern -> signature index
     std::vector<int> patternLocal; // pattern -> index within the signature's patterns
     std::vector<SignatureRole> roles; // signature -> role
+    std::vector<bool> fallback; // signature -> Signature::fallback
+    std::vector<bool>
+        variant; // signature -> has Signature::refines: chosen by the diagnosis, never by a line
     std::unique_ptr<RE2::Set> set;
     std::vector<std::string> patterns; // in Set order
     LiteralPrefilter literals;
@@ -92,6 +95,8 @@ SignatureMatcher::SignatureMatcher(const Catalog& catalog, MatcherOptions matche
     std::vector<std::string> scannerPatterns;
     for (const std::string_view phrase : kRestartPhrases)
         scannerPatterns.push_back(RE2::QuoteMeta(std::string(phrase)));
+    for (const std::string_view phrase : kFailurePhrases)
+        scannerPatterns.push_back(RE2::QuoteMeta(std::string(phrase)));
     allPatterns.insert(allPatterns.end(), scannerPatterns.begin(), scannerPatterns.end());
     std::future<std::optional<LiteralPrefilter>> prefilter =
         std::async(std::launch::async, [&allPatterns]() -> std::optional<LiteralPrefilter> {
@@ -104,6 +109,8 @@ SignatureMatcher::SignatureMatcher(const Catalog& catalog, MatcherOptions matche
     for (std::size_t s = 0; s < catalog.signatures.size(); ++s) {
         const Signature& sig = catalog.signatures[s];
         d->roles.push_back(sig.role);
+        d->fallback.push_back(sig.fallback);
+        d->variant.push_back(!sig.refines.isEmpty());
         for (int p = 0; p < sig.patterns.size(); ++p) {
             const std::string pattern = sig.patterns[p].toStdString();
             // The catalog compiled it already, with these same options.
@@ -204,14 +211,30 @@ MatchResult SignatureMatcher::matchBefore(std::string_view line, int roleLimit) 
 {
     if (!d->prefilter(line))
         return {};
+    return matchPrefiltered(line, roleLimit);
+}
+
+MatchResult SignatureMatcher::matchPrefiltered(std::string_view line, int roleLimit) const
+{
+    if (!d->valid)
+        return {};
     const auto role = [this](int pattern) {
         return static_cast<int>(
             d->roles[static_cast<std::size_t>(d->patternSignature[static_cast<std::size_t>(pattern)])]);
     };
+    // Patterns are in catalog order, so the first pattern of the strongest role wins; a catch-all entry
+    // (Signature::fallback) only when nothing else of its role matched.
+    const auto rank = [&](int pattern) {
+        return role(pattern) * 2
+            + (d->fallback[static_cast<std::size_t>(d->patternSignature[static_cast<std::size_t>(pattern)])]
+                    ? 1
+                    : 0);
+    };
     int best = -1;
     for (int p : d->hits(line)) {
-        // Patterns are in catalog order, so the first pattern of the strongest role wins.
-        if (best < 0 || role(p) < role(best))
+        if (d->variant[static_cast<std::size_t>(d->patternSignature[static_cast<std::size_t>(p)])])
+            continue;
+        if (best < 0 || rank(p) < rank(best))
             best = p;
     }
     if (best < 0 || role(best) >= roleLimit)

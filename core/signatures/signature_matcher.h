@@ -33,6 +33,12 @@ struct MatchResult
 inline constexpr std::string_view kRestartPhrases[] = { "will restart worker group",
     "Restarting worker group" };
 
+// The failure vocabulary's phrases (line/failure_words.h), lower case: the prefilter passes every line
+// that holds one, case-insensitively, so no scanner shortcut skips a line with a failure word in it.
+inline constexpr std::string_view kFailurePhrases[] = { "failed", "failure", "timed out", "error:", "error ",
+    "error]", "exception:", "traceback", "caught signal", "segmentation fault", "bus error", "killed",
+    "exit code", "exitcode", "nvrm: xid", "nccl warn", "critical", "fatal ", "fatal:", "fatal]" };
+
 struct MatcherOptions
 {
     std::int64_t maxMemoryBytes = 64 << 20; // budget for the compiled RE2::Set
@@ -56,7 +62,7 @@ public:
     QStringList unfilteredPatterns() const;
 
     // Cheap test run before the Set: false guarantees that no pattern matches the line, and that the line
-    // holds none of kRestartPhrases.
+    // holds none of kRestartPhrases or kFailurePhrases.
     bool mayMatch(std::string_view line) const;
     // The filter behind mayMatch(), for a caller that tests every line of a file and would pay for two
     // calls across files per line otherwise; null when the matcher is invalid (mayMatch() is then false).
@@ -66,6 +72,8 @@ public:
     // The same, but empty unless the best signature's role ranks before `role` (0 cause, 1 symptom,
     // 2 context): a continuation line that cannot improve on its record costs no capture extraction.
     MatchResult matchBefore(std::string_view line, int role) const;
+    // match() for a line the caller's literalPrefilter() already passed: the filter does not run twice.
+    MatchResult matchPrefiltered(std::string_view line, int roleLimit = 3) const;
     // Every matching signature, in catalog order.
     std::vector<int> matchAll(std::string_view line) const;
     // Captures of one signature on a line it matches (empty result when it does not match).

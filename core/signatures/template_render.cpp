@@ -2,6 +2,8 @@
 // A small single-pass scanner; no regex, so literal text is never reinterpreted.
 #include "template_render.h"
 
+#include <QRegularExpression>
+
 namespace rankscope {
 
 namespace {
@@ -173,6 +175,63 @@ QString renderTemplate(const QString& tmpl, const RenderContext& context)
 QString renderCommand(const QString& tmpl, const RenderContext& context)
 {
     return render(tmpl, context, true);
+}
+
+bool canRender(const QString& tmpl, const RenderContext& context)
+{
+    QString value;
+    for (const QString& name : templatePlaceholders(tmpl)) {
+        if (!lookupPlaceholder(context, name, &value))
+            return false;
+    }
+    return true;
+}
+
+namespace {
+
+// Drops the parenthesised asides that need a missing value: "Check the HCA ({nic}) first" -> "Check the
+// HCA first" when {nic} is unknown.
+QString withoutUnfillableAsides(QString sentence, const RenderContext& context)
+{
+    for (qsizetype open = sentence.indexOf(QLatin1String(" (")); open >= 0;
+         open = sentence.indexOf(QLatin1String(" ("), open + 1)) {
+        const qsizetype close = sentence.indexOf(QLatin1Char(')'), open);
+        if (close < 0)
+            break;
+        const QString aside = sentence.mid(open, close - open + 1);
+        if (!canRender(aside, context)) {
+            sentence.remove(open, close - open + 1);
+            open = std::max<qsizetype>(-1, open - 1);
+        }
+    }
+    return sentence;
+}
+
+} // namespace
+
+QString renderProse(const QString& tmpl, const RenderContext& context)
+{
+    if (canRender(tmpl, context))
+        return renderTemplate(tmpl, context);
+    // Sentences end at ". ", "! ", "? " or a line break; the separator stays with its sentence.
+    static const QRegularExpression end(QStringLiteral(R"((?<=[.!?])\s+|\n)"));
+    QStringList kept;
+    qsizetype from = 0;
+    QRegularExpressionMatchIterator it = end.globalMatch(tmpl);
+    const auto take = [&](qsizetype to, const QString& sep) {
+        QString sentence = tmpl.mid(from, to - from);
+        if (!canRender(sentence, context))
+            sentence = withoutUnfillableAsides(sentence, context);
+        if (!sentence.trimmed().isEmpty() && canRender(sentence, context))
+            kept << renderTemplate(sentence, context) + sep;
+    };
+    while (it.hasNext()) {
+        const QRegularExpressionMatch m = it.next();
+        take(m.capturedStart(), m.captured());
+        from = m.capturedEnd();
+    }
+    take(tmpl.size(), QString());
+    return kept.join(QString()).trimmed();
 }
 
 } // namespace rankscope

@@ -32,6 +32,14 @@ QString renderTemplate(const QString& tmpl, const RenderContext& context);
 // quotes replaced by the value's safe quoting.
 QString renderCommand(const QString& tmpl, const RenderContext& context);
 
+// Prose for people: renderTemplate, sentence by sentence, where a sentence (or a parenthesis within it)
+// that needs a value this incident lacks is left out, so no <name> ever reaches the reader. Empty when
+// nothing of the template could be filled.
+QString renderProse(const QString& tmpl, const RenderContext& context);
+
+// Whether every placeholder of `tmpl` has a value in `context`.
+bool canRender(const QString& tmpl, const RenderContext& context);
+
 // The distinct placeholder names a template uses, in order of first appearance.
 QStringList templatePlaceholders(const QString& tmpl);
 

@@ -79,7 +79,7 @@ QString cpusetList(hwloc_const_bitmap_t set)
     char* s = nullptr;
     if (hwloc_bitmap_list_asprintf(&s, set) < 0 || !s)
         return {};
-    const QString out = QString::fromLatin1(s);
+    QString out = QString::fromLatin1(s);
     std::free(s);
     return out;
 }

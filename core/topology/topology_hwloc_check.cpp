@@ -193,7 +193,7 @@ QString setError(const HwlocTag& tag)
 QString objectError(const HwlocTag& tag)
 {
     if (tag.unread.isEmpty()) {
-        const QString sets = setError(tag);
+        QString sets = setError(tag);
         if (!sets.isEmpty())
             return sets;
     }

@@ -7,6 +7,7 @@
 
 #include <QXmlStreamReader>
 #include <algorithm>
+#include <ranges>
 
 namespace rankscope {
 
@@ -66,9 +67,10 @@ TopologyParse parseNcclTopoXml(const QByteArray& xml, const QString& sourceName)
     QString cpuAffinity;
 
     auto parentNode = [&]() {
-        for (auto it = stack.rbegin(); it != stack.rend(); ++it)
-            if (*it >= 0)
-                return *it;
+        for (const int node : std::views::reverse(stack)) {
+            if (node >= 0)
+                return node;
+        }
         return 0;
     };
 

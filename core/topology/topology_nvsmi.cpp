@@ -120,7 +120,7 @@ TopologyParse parseNvidiaSmiTopo(const QByteArray& text, const QString& sourceNa
                     .arg(n));
         const auto ci = static_cast<size_t>(col);
         for (qsizetype c = 0; c < n; ++c) {
-            const QString v = w.at(c + 1);
+            const QString& v = w.at(c + 1);
             const PathClass pc = parsePathClass(v);
             if (isP2pValue(v))
                 p2p = true;

@@ -1,0 +1,157 @@
+// SPDX-License-Identifier: MIT
+// Which event started the failure. Each process's events (one host and pid, a rank, the kernel log, or
+// one anonymous source) form causal chains: lines close in order belong together, and a chain's first
+// failure is its head, whatever comes after it (a wrapper exception, a watchdog follow-up, torchrun's
+// summary join the chain as its consequences). Across chains, the earliest cause by time wins, else the
+// earliest error (unrecognised, or a symptom), else the earliest warning; where times are missing or equal,
+// the reason decides: a cause beats an unrecognised error beats a symptom.
+#include "diagnosis_parts.h"
+
+#include <QHash>
+#include <algorithm>
+#include <optional>
+
+namespace rankscope::detail {
+
+namespace {
+
+// Lines or seconds between two events of one process past which they are separate chains.
+constexpr qint64 kChainGapLines = 2000;
+constexpr qint64 kChainGapMs = 15 * 60 * 1000;
+
+QString processKey(const LogEvent& e)
+{
+    if (e.source == QLatin1String("kernel"))
+        return QStringLiteral("kernel:") + e.host;
+    if (e.pid >= 0)
+        return QStringLiteral("pid:%1:%2").arg(e.host).arg(e.pid);
+    if (e.rank >= 0)
+        return QStringLiteral("rank:%1").arg(e.rank);
+    if (!e.source.isEmpty())
+        return QStringLiteral("source:%1:%2").arg(e.file).arg(e.source);
+    return QStringLiteral("file:%1:%2").arg(e.file).arg(e.host);
+}
+
+// The tier of an event that can start a chain: 0 a cause; 1 an unrecognised ERROR or worse, or a symptom
+// (a wrapper exception, a watchdog timeout); 2 an unrecognised WARN. nullopt for what cannot start one
+// (context, INFO). Within a tier the earliest wins: the first error of a job is where it failed, whether
+// the catalog knows it or only knows it as a consequence.
+std::optional<int> tierOf(const Incident& inc, const Catalog& cat, int event)
+{
+    const LogEvent& e = inc.events[static_cast<size_t>(event)];
+    switch (roleOf(inc, cat, event)) {
+    case 0:
+        return 0;
+    case 1:
+        return e.severity >= Severity::Warn || e.failureWord ? std::optional<int>(1) : std::nullopt;
+    case 3:
+        if (e.severity >= Severity::Error)
+            return 1;
+        return e.severity >= Severity::Warn ? std::optional<int>(2) : std::nullopt;
+    default:
+        return std::nullopt; // context: loud but benign
+    }
+}
+
+struct Head
+{
+    int event = -1;
+    int tier = 0;
+    int role = 3; // the catalog role: among equal times, a cause, then an unrecognised error, then a symptom
+};
+
+bool startsNewChain(const LogEvent& last, const LogEvent& e)
+{
+    if (last.time.valid && e.time.valid)
+        return e.time.ms - last.time.ms > kChainGapMs;
+    return e.file != last.file || e.line - last.line > kChainGapLines;
+}
+
+} // namespace
+
+int findInitiating(const Incident& inc, const Catalog& cat, bool* causeFound, QString* how)
+{
+    const int n = static_cast<int>(inc.events.size());
+    QHash<QString, int> lastOf; // process -> its last event so far
+    std::vector<Head> heads;
+    QHash<QString, bool> open; // process -> a chain with a head is open
+    for (int i = 0; i < n; ++i) {
+        const LogEvent& e = inc.events[static_cast<size_t>(i)];
+        const QString key = processKey(e);
+        const auto last = lastOf.constFind(key);
+        if (last != lastOf.constEnd() && startsNewChain(inc.events[static_cast<size_t>(*last)], e))
+            open.remove(key);
+        lastOf.insert(key, i);
+        if (open.value(key))
+            continue; // a consequence of the chain's head
+        if (const std::optional<int> tier = tierOf(inc, cat, i)) {
+            const int role = roleOf(inc, cat, i);
+            heads.push_back({ i, *tier, role == 3 ? 1 : role == 1 ? 2 : 0 });
+            // An unrecognised warning (a deprecation, a startup notice) is no cause: it starts no chain,
+            // so a later failure of the same process is not taken for its consequence.
+            if (*tier < 2)
+                open.insert(key, true);
+        }
+    }
+    // Attributed heads win over unattributed ones of the same reason and time (agent chatter).
+    const auto before = [&](const Head& a, const Head& b) {
+        if (a.role != b.role)
+            return a.role < b.role;
+        const bool ar = inc.events[static_cast<size_t>(a.event)].rank >= 0;
+        const bool br = inc.events[static_cast<size_t>(b.event)].rank >= 0;
+        return ar != br ? ar : a.event < b.event;
+    };
+    int tier = 3;
+    for (const Head& h : heads)
+        tier = std::min(tier, h.tier);
+    const Head* timed = nullptr;
+    const Head* untimed = nullptr;
+    for (const Head& h : heads) {
+        if (h.tier != tier)
+            continue;
+        const EventTime& t = inc.events[static_cast<size_t>(h.event)].time;
+        if (!t.valid) {
+            if (!untimed || before(h, *untimed))
+                untimed = &h;
+            continue;
+        }
+        if (!timed) {
+            timed = &h;
+            continue;
+        }
+        const qint64 best = inc.events[static_cast<size_t>(timed->event)].time.ms;
+        // Equal times (stamps of one second, or one millisecond) are told apart by their reason.
+        if (t.ms < best || (t.ms == best && before(h, *timed)))
+            timed = &h;
+    }
+    const Head* chosen = timed;
+    if (!chosen || (untimed && untimed->role < timed->role)) {
+        chosen = untimed;
+        if (timed && how)
+            *how = QStringLiteral("decided by reason, not time: the line has no time, and a cause beats the "
+                                  "symptoms and unrecognised errors that do");
+    }
+    if (!chosen) {
+        // Never worse than grep: an INFO-level line with a failure word, when nothing else failed.
+        for (int i = 0; i < n; ++i) {
+            const LogEvent& e = inc.events[static_cast<size_t>(i)];
+            if (e.failureWord && roleOf(inc, cat, i) == 3) {
+                *causeFound = false;
+                if (how)
+                    *how =
+                        QStringLiteral("no line failed loudly; this is the first line with a failure word");
+                return i;
+            }
+        }
+        *causeFound = false;
+        return -1;
+    }
+    if (how && how->isEmpty() && heads.size() > 1 && timed == chosen)
+        *how = QStringLiteral(
+            "the earliest of %1 causal chains (a process's first failure and what followed it)")
+                   .arg(heads.size());
+    *causeFound = chosen->tier == 0;
+    return chosen->event;
+}
+
+} // namespace rankscope::detail

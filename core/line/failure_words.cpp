@@ -1,0 +1,95 @@
+// SPDX-License-Identifier: MIT
+#include "failure_words.h"
+
+#include "text_util.h"
+
+namespace rankscope {
+
+namespace {
+
+bool isLetter(char c)
+{
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+}
+
+// `word` at `at`, not glued to a letter before it.
+bool wordAt(std::string_view s, std::size_t at, std::string_view word)
+{
+    return startsWith(s.substr(at), word) && (at == 0 || !isLetter(s[at - 1]));
+}
+
+// A level word: upper case, then ' ', ':' or ']' ("ERROR 04-13", "[FATAL]", "ERROR:root:").
+bool levelWordAt(std::string_view s, std::size_t at, std::string_view word)
+{
+    const std::size_t end = at + word.size();
+    return wordAt(s, at, word) && end < s.size() && (s[end] == ' ' || s[end] == ':' || s[end] == ']');
+}
+
+// One pass that stops only at the letters a failure word starts with.
+bool scan(std::string_view s)
+{
+    for (std::size_t i = 0; i < s.size(); ++i) {
+        const std::string_view at = s.substr(i);
+        switch (s[i]) {
+        case 'f':
+            if (startsWith(at, "failed") || startsWith(at, "failure"))
+                return true;
+            break;
+        case 'F':
+            if (startsWith(at, "Failed") || startsWith(at, "Failure") || startsWith(at, "FAILED")
+                || startsWith(at, "FAILURE") || levelWordAt(s, i, "FATAL"))
+                return true;
+            break;
+        case 't':
+            if (startsWith(at, "timed out"))
+                return true;
+            break;
+        case 'T':
+            if (startsWith(at, "Timed out") || startsWith(at, "Traceback (most recent call"))
+                return true;
+            break;
+        case 'E':
+            // "RuntimeError:", "DistBackendError:", "Exception:", "ERROR", "Error:"
+            if (startsWith(at, "Error:") || startsWith(at, "Exception:") || levelWordAt(s, i, "ERROR")
+                || (wordAt(s, i, "Error") && startsWith(at, "Error ")))
+                return true;
+            break;
+        case 'e':
+            if (wordAt(s, i, "error:") || startsWith(at, "exit code") || startsWith(at, "exitcode"))
+                return true;
+            break;
+        case 'C':
+            if (startsWith(at, "Caught signal") || wordAt(s, i, "CRITICAL"))
+                return true;
+            break;
+        case 'S':
+            if (startsWith(at, "Segmentation fault"))
+                return true;
+            break;
+        case 'B':
+            if (startsWith(at, "Bus error"))
+                return true;
+            break;
+        case 'K':
+            if (wordAt(s, i, "Killed") || wordAt(s, i, "KILLED"))
+                return true;
+            break;
+        case 'N':
+            if (startsWith(at, "NVRM: Xid") || startsWith(at, "NCCL WARN"))
+                return true;
+            break;
+        default:
+            break;
+        }
+    }
+    return false;
+}
+
+} // namespace
+
+bool hasFailureWord(std::string_view line)
+{
+    return scan(line);
+}
+
+} // namespace rankscope

@@ -1,0 +1,17 @@
+// SPDX-License-Identifier: MIT
+// The failure vocabulary: the words every troubleshooting guide greps for. A line that carries one
+// anywhere is an event, whatever prefix it has, so no error line is lost to a format we do not know.
+#pragma once
+
+#include <string_view>
+
+namespace rankscope {
+
+// True when `line` holds a failure word: "NCCL WARN", "ERROR", "FATAL", "CRITICAL", "[FATAL ERROR]",
+// "Traceback", "...Error:", "...Exception:", "error:", "failed", "failure", "timed out", "Caught signal",
+// "Segmentation fault", "Bus error", "Killed", "exit code"/"exitcode", "NVRM: Xid" (the usual cases of
+// each). Lower-case "error" alone is not one ("no error", "error_count=0"). Every word it accepts holds
+// one of kFailurePhrases (signature_matcher.h), which the scanner's prefilter passes: tested.
+bool hasFailureWord(std::string_view line);
+
+} // namespace rankscope

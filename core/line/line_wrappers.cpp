@@ -1,0 +1,266 @@
+// SPDX-License-Identifier: MIT
+#include "line_wrappers.h"
+
+#include "text_util.h"
+
+namespace rankscope {
+
+namespace {
+
+constexpr int kMaxRounds = 8; // wrappers nest; a line never carries more than a few
+
+bool isDigit(char c)
+{
+    return c >= '0' && c <= '9';
+}
+bool isWordChar(char c)
+{
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || isDigit(c) || c == '_' || c == '-' || c == '.';
+}
+
+// Digits at pos (at most 12); -1 when there are none.
+qint64 readNumber(std::string_view s, std::size_t& pos)
+{
+    const std::size_t start = pos;
+    qint64 value = 0;
+    while (pos < s.size() && isDigit(s[pos]) && pos - start < 12)
+        value = value * 10 + (s[pos++] - '0');
+    return pos == start ? -1 : value;
+}
+
+std::size_t wordEnd(std::string_view s, std::size_t from, std::size_t max = 64)
+{
+    std::size_t pos = from;
+    while (pos < s.size() && pos - from < max && isWordChar(s[pos]))
+        ++pos;
+    return pos;
+}
+
+// Ray: "(RayWorkerWrapper pid=2376582) ", "(pid=767) ", "(Worker pid=509, ip=10.3.32.122) ".
+bool readRay(std::string_view s, LineWrappers& w, std::size_t& length)
+{
+    if (s.size() < 7 || s[0] != '(')
+        return false;
+    const std::size_t close = s.substr(0, 200).find(')');
+    if (close == std::string_view::npos)
+        return false;
+    const std::string_view inner = s.substr(1, close - 1);
+    const std::size_t at = inner.find("pid=");
+    if (at == std::string_view::npos || (at > 0 && inner[at - 1] != ' '))
+        return false;
+    std::size_t pos = at + 4;
+    const qint64 pid = readNumber(inner, pos);
+    if (pid < 0 || (pos < inner.size() && inner[pos] != ','))
+        return false;
+    const std::size_t ip = inner.find("ip=", pos);
+    if (ip != std::string_view::npos) {
+        std::size_t end = ip + 3;
+        while (end < inner.size() && inner[end] != ',')
+            ++end;
+        w.ip = inner.substr(ip + 3, end - ip - 3);
+    }
+    w.pid = pid;
+    if (at > 1)
+        w.tag = inner.substr(0, at - 1);
+    length = close + 1;
+    if (length < s.size() && s[length] == ' ')
+        ++length;
+    return length == s.size() || s[length - 1] == ' ' || s[length] == '\x1b' || s[length] == '\xEF';
+}
+
+// Determined: "[2024-02-27T21:35:28.893536Z] fa88a9df [rank=4] || " or "[...Z] fa88a9df || ".
+bool readDetermined(std::string_view s, LineWrappers& w, std::size_t& length)
+{
+    if (s.size() < 20 || s[0] != '[')
+        return false;
+    const std::size_t close = s.substr(0, 48).find("] ");
+    if (close == std::string_view::npos)
+        return false;
+    const ParsedStamp stamp = findTimestamp(s.substr(1, close - 1));
+    if (!stamp.found())
+        return false;
+    const std::size_t idStart = close + 2;
+    const std::size_t idEnd = wordEnd(s, idStart, 40);
+    if (idEnd == idStart || idEnd >= s.size() || s[idEnd] != ' ')
+        return false;
+    std::size_t pos = idEnd + 1;
+    int rank = -1;
+    if (startsWith(s.substr(pos), "[rank=")) {
+        pos += 6;
+        const qint64 n = readNumber(s, pos);
+        if (n < 0 || n > 10'000'000 || !startsWith(s.substr(pos), "] "))
+            return false;
+        rank = static_cast<int>(n);
+        pos += 2;
+    }
+    if (!startsWith(s.substr(pos), "||"))
+        return false;
+    pos += 2;
+    if (pos < s.size() && s[pos] == ' ')
+        ++pos;
+    w.stamp = stamp;
+    w.rank = rank;
+    w.tag = s.substr(idStart, idEnd - idStart);
+    length = pos;
+    return true;
+}
+
+// A pod's or container's own clock: "2025-08-12 09:37:03.463948 worker-9 >> ".
+bool readPodClock(std::string_view s, LineWrappers& w, std::size_t& length)
+{
+    if (s.size() < 24 || !isDigit(s[0]))
+        return false;
+    const ParsedStamp stamp = findTimestamp(s);
+    if (!stamp.found() || stamp.offset != 0)
+        return false;
+    std::size_t pos = static_cast<std::size_t>(stamp.length);
+    while (pos < s.size() && s[pos] == ' ')
+        ++pos;
+    const std::size_t end = wordEnd(s, pos);
+    if (end == pos || !startsWith(s.substr(end), " >> "))
+        return false;
+    w.stamp = stamp;
+    w.host = s.substr(pos, end - pos);
+    length = end + 4;
+    return true;
+}
+
+// OpenMPI --tag-output "[1,4]<stdout>:" and horovodrun "[1]<stderr>:".
+bool readMpiTag(std::string_view s, LineWrappers& w, std::size_t& length)
+{
+    if (s.size() < 10 || s[0] != '[')
+        return false;
+    std::size_t pos = 1;
+    qint64 n = readNumber(s, pos);
+    if (n < 0)
+        return false;
+    if (pos < s.size() && s[pos] == ',') {
+        ++pos;
+        n = readNumber(s, pos);
+        if (n < 0)
+            return false;
+    }
+    const std::string_view rest = s.substr(pos);
+    for (const std::string_view tag : { "]<stdout>:", "]<stderr>:", "]<stddiag>:" }) {
+        if (startsWith(rest, tag) && n <= 10'000'000) {
+            w.rank = static_cast<int>(n);
+            length = pos + tag.size();
+            return true;
+        }
+    }
+    return false;
+}
+
+// pdsh or Talos with an address for a host: "10.10.23.10: ", then Talos' "kern: warning: ".
+bool readAddressHost(std::string_view s, LineWrappers& w, std::size_t& length)
+{
+    std::size_t pos = 0;
+    int dots = 0;
+    while (pos < s.size() && pos < 40 && (isDigit(s[pos]) || s[pos] == '.')) {
+        dots += s[pos] == '.';
+        ++pos;
+    }
+    if (dots != 3 || !startsWith(s.substr(pos), ": "))
+        return false;
+    w.host = s.substr(0, pos);
+    length = pos + 2;
+    return true;
+}
+
+// A kernel log's facility and level, as Talos and journald exports print them: "kern: warning: ".
+bool readKernelFacility(std::string_view s, LineWrappers& w, std::size_t& length)
+{
+    if (!startsWith(s, "kern: ") && !startsWith(s, "kernel: "))
+        return false;
+    std::size_t pos = s[4] == ':' ? 6 : 8;
+    const std::size_t end = wordEnd(s, pos, 12);
+    if (end > pos && startsWith(s.substr(end), ": "))
+        pos = end + 2;
+    w.tag = "kernel";
+    length = pos;
+    return true;
+}
+
+// A benchmark runner's "name [stderr] " / "name [stdout] ".
+bool readStreamTag(std::string_view s, LineWrappers& w, std::size_t& length)
+{
+    const std::size_t end = wordEnd(s, 0, 120);
+    if (end == 0)
+        return false;
+    const std::string_view rest = s.substr(end);
+    if (!startsWith(rest, " [stderr] ") && !startsWith(rest, " [stdout] "))
+        return false;
+    w.tag = s.substr(0, end);
+    length = end + 10;
+    return true;
+}
+
+bool peelOne(std::string_view s, LineWrappers& w, std::size_t& length)
+{
+    const char c = s[0];
+    if (c == ' ' || c == '\t') {
+        std::size_t pos = 0;
+        while (pos < s.size() && pos < 32 && (s[pos] == ' ' || s[pos] == '\t'))
+            ++pos;
+        // Only before a wrapper or a bracketed prefix: a traceback's indentation is part of its text.
+        if (pos < s.size() && (s[pos] == '(' || s[pos] == '[' || s[pos] == '|' || s[pos] == '\x1b')) {
+            length = pos;
+            return true;
+        }
+        return false;
+    }
+    if (readColourCode(s, length))
+        return true;
+    if ((c == '>' || c == '|') && s.size() > 2 && s[1] == ' ') { // a Markdown quote, a CI log gutter
+        length = 2;
+        return true;
+    }
+    if (c == '(')
+        return readRay(s, w, length);
+    if (c == '[')
+        return readDetermined(s, w, length) || readMpiTag(s, w, length);
+    if (isDigit(c))
+        return readAddressHost(s, w, length) || readPodClock(s, w, length);
+    if (c == 'k')
+        return readKernelFacility(s, w, length);
+    return readStreamTag(s, w, length);
+}
+
+} // namespace
+
+bool readColourCode(std::string_view s, std::size_t& length)
+{
+    std::size_t pos = 0;
+    if (startsWith(s, "\x1b["))
+        pos = 2;
+    else if (startsWith(s, "\xEF\xBF\xBD[")) // ESC shown as U+FFFD by a copy
+        pos = 4;
+    else if (startsWith(s, "["))
+        pos = 1; // the ESC byte lost: only "[0m" and "[NNm" forms, checked below
+    else
+        return false;
+    const std::size_t digits = pos;
+    while (pos < s.size() && pos - digits < 12 && (isDigit(s[pos]) || s[pos] == ';'))
+        ++pos;
+    if (pos >= s.size() || s[pos] != 'm' || (digits == 1 && pos == digits))
+        return false;
+    length = pos + 1;
+    if (digits == 1 && length < s.size() && s[length] != ' ')
+        return false; // "[36mfoo" without ESC is too unlike a colour code to drop
+    return true;
+}
+
+std::string_view peelWrappers(std::string_view line, LineWrappers& out)
+{
+    std::string_view s = line;
+    for (int round = 0; round < kMaxRounds && !s.empty(); ++round) {
+        std::size_t length = 0;
+        if (!peelOne(s, out, length) || length == 0 || length > s.size())
+            break;
+        s.remove_prefix(length);
+        out.any = true;
+    }
+    return s;
+}
+
+} // namespace rankscope

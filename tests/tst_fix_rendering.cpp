@@ -1,0 +1,108 @@
+// SPDX-License-Identifier: MIT
+// What a user reads never holds a blank: every signature's fix, summary, checklist and commands, rendered
+// against the events of every test input (the real cases, the layouts, the diagnosis fixtures, the sample
+// job, the demo), leaves no {placeholder} and no <placeholder>; and the diagnosis of each input is clean.
+#include "analysis.h"
+#include "template_render.h"
+
+#include <QDir>
+#include <QRegularExpression>
+#include <QtTest>
+
+using namespace rankscope;
+
+namespace {
+
+QStringList inputs()
+{
+    QStringList out;
+    const QString data = QStringLiteral(RANKSCOPE_TEST_DATA);
+    for (const char* folder : { "/real", "/layouts", "/diagnosis" }) {
+        const QDir dir(data + QLatin1String(folder));
+        for (const QString& e : dir.entryList(QDir::Dirs | QDir::Files | QDir::NoDotAndDotDot, QDir::Name)) {
+            if (!e.endsWith(QLatin1String(".md")))
+                out << dir.filePath(e);
+        }
+    }
+    out << data + QStringLiteral("/sample-job") << QStringLiteral(RANKSCOPE_SOURCE_DIR "/resources/demo");
+    return out;
+}
+
+// A blank left for the reader: {name} or <name> (a lower-case identifier, as the templates use).
+QString blankIn(const QString& text)
+{
+    static const QRegularExpression blank(QStringLiteral(R"(\{[a-z_][a-z0-9_]*\}|<[a-z_][a-z0-9_]*>)"));
+    const QRegularExpressionMatch m = blank.match(text);
+    return m.hasMatch() ? m.captured() : QString();
+}
+
+RenderContext contextOf(const Incident& inc, const LogEvent& e)
+{
+    RenderContext ctx;
+    ctx.host = e.host;
+    if (e.rank >= 0)
+        ctx.rank = QString::number(e.rank);
+    if (e.device >= 0)
+        ctx.device = QString::number(e.device);
+    ctx.captures = e.captures;
+    ctx.logFolder = QStringLiteral("/logs");
+    ctx.literal = e.message;
+    ctx.extra.insert(QStringLiteral("message"), e.message);
+    ctx.extra.insert(QStringLiteral("file"), inc.files[static_cast<size_t>(e.file)].path);
+    ctx.extra.insert(QStringLiteral("line"), QString::number(e.line));
+    return ctx;
+}
+
+} // namespace
+
+class TestFixRendering : public QObject
+{
+    Q_OBJECT
+private Q_SLOTS:
+    void input_data()
+    {
+        QTest::addColumn<QString>("path");
+        for (const QString& p : inputs())
+            QTest::newRow(qPrintable(QDir(QStringLiteral(RANKSCOPE_SOURCE_DIR)).relativeFilePath(p))) << p;
+    }
+
+    void input()
+    {
+        QFETCH(QString, path);
+        AnalysisRequest request;
+        request.logPaths = { path };
+        const Analysis a = analyze(request);
+        QVERIFY2(a.error.isEmpty(), qPrintable(a.error));
+        const AttemptAnalysis* at = a.currentAttempt();
+        QVERIFY(at);
+        const Catalog& cat = a.catalog.catalog;
+
+        // The diagnosis as shown.
+        const Diagnosis& d = at->diagnosis;
+        QStringList shown { d.summary, d.fix }; // the headline quotes the log, which may hold <stdout>
+        shown << d.verify << d.checklist << d.evidenceCommands << d.confidenceReasons;
+        for (const QString& s : std::as_const(shown))
+            QVERIFY2(blankIn(s).isEmpty(), qPrintable(QStringLiteral("%1 in: %2").arg(blankIn(s), s)));
+
+        // Every signature rendered against up to 20 of the input's events.
+        const std::size_t events = std::min<std::size_t>(at->incident.events.size(), 20);
+        for (std::size_t i = 0; i < events; ++i) {
+            const RenderContext ctx = contextOf(at->incident, at->incident.events[i]);
+            for (const Signature& sig : cat.signatures) {
+                QStringList texts { renderProse(sig.fix, ctx), renderProse(sig.summary, ctx) };
+                for (const QString& c : sig.checklist)
+                    texts << renderProse(c, ctx);
+                for (const QString& v : sig.verify + sig.evidenceCommands) {
+                    if (canRender(v, ctx))
+                        texts << renderCommand(v, ctx);
+                }
+                for (const QString& t : std::as_const(texts))
+                    QVERIFY2(blankIn(t).isEmpty(),
+                        qPrintable(QStringLiteral("%1: %2 in: %3").arg(sig.id, blankIn(t), t)));
+            }
+        }
+    }
+};
+
+QTEST_GUILESS_MAIN(TestFixRendering)
+#include "tst_fix_rendering.moc"
