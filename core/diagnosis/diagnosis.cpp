@@ -251,6 +251,18 @@ Diagnosis diagnose(const Incident& inc, const Catalog& cat, const DiagnoseOption
     QString how;
     d.initiatingEvent = findInitiating(inc, cat, &cause, &how);
     fillSuspects(inc, cat, d);
+    // An unrecognised warning is never the cause of a hang: with nothing worse, a stall in NCCL's setup wins.
+    if (d.initiatingEvent >= 0 && !cause && roleOf(inc, cat, d.initiatingEvent) == 3
+        && inc.events[static_cast<size_t>(d.initiatingEvent)].severity == Severity::Warn
+        && inc.ncclInitFile >= 0 && !inc.ncclInitCompleted) {
+        const LogEvent& w = inc.events[static_cast<size_t>(d.initiatingEvent)];
+        d.notes << QStringLiteral("the only warning (line %1: %2) is not taken for the cause of the hang")
+                       .arg(w.line)
+                       .arg(w.message.left(120));
+        d.initiatingEvent = -1;
+    }
+    if (d.initiatingEvent < 0 && diagnoseStall(inc, cat, d))
+        return d;
     if (d.initiatingEvent < 0) {
         d.headline = QStringLiteral("No failure found: %1 file(s), %2 rank(s), no WARN or worse line.")
                          .arg(inc.files.size())

@@ -15,6 +15,9 @@ int refineSignature(const Incident& inc, const Catalog& cat, const Diagnosis& d,
 void fillCollateral(const Incident& inc, const Catalog& cat, Diagnosis& d);
 void fillSuspects(const Incident& inc, const Catalog& cat, Diagnosis& d);
 void fillTorchrunNotes(const Incident& inc, Diagnosis& d);
+// A hang without an error line: NCCL's setup began and no communicator completed it. Fills the headline
+// and the catalog's stall entry (Signature::stall); false when the incident shows no such stall.
+bool diagnoseStall(const Incident& inc, const Catalog& cat, Diagnosis& d);
 QString peerDescription(const Incident& inc, const QString& peer);
 
 } // namespace rankscope::detail

@@ -455,6 +455,13 @@ void buildIncident(std::vector<FileScan>& scans, Incident& inc)
     Joiner j { scans, inc, {}, {}, {}, {}, {}, {} };
     j.readFacts();
     j.resolveFiles();
+    for (std::size_t i = 0; i < scans.size(); ++i) {
+        if (scans[i].ncclInitSeen && inc.ncclInitFile < 0) {
+            inc.ncclInitFile = fileBase + static_cast<int>(i);
+            inc.ncclInitLine = scans[i].ncclInitLine;
+        }
+        inc.ncclInitCompleted = inc.ncclInitCompleted || scans[i].ncclInitComplete;
+    }
     // Each rank is moved out and its map node freed at once: with 100,000 ranks the map and the vector
     // would otherwise both be whole at the end.
     inc.ranks.clear();

@@ -100,13 +100,15 @@ LoadResult loadIncidents(const LoadOptions& options, const CancelToken* cancel, 
 
     // Files that could not be analysed are listed, with the reason; the rest go on.
     std::vector<SkippedInput> skipped = std::move(found.skipped);
+    for (const InputFile& capture : found.topology)
+        result.topologyFiles.push_back(capture.path); // discovery told them from logs by content
     std::map<int, std::vector<FileScan>> byAttempt;
     // The usual job has one attempt and no restart inside a file: its scans are compacted where they are,
     // not moved into a second vector (100,000 files would hold both, 90 MB, at once).
     std::optional<int> onlyAttempt;
     bool oneAttempt = true;
     for (const FileScan& s : scans) {
-        if (s.topologyCapture || !s.skipReason.isEmpty())
+        if (!s.skipReason.isEmpty())
             continue;
         if ((!s.restartLines.empty() && s.hints.attempt < 0)
             || (onlyAttempt && *onlyAttempt != s.hints.attempt)) {
@@ -117,10 +119,6 @@ LoadResult loadIncidents(const LoadOptions& options, const CancelToken* cancel, 
     }
     std::size_t kept = 0;
     for (FileScan& s : scans) {
-        if (s.topologyCapture) {
-            result.topologyFiles.push_back(s.info.path);
-            continue;
-        }
         if (!s.skipReason.isEmpty()) {
             skipped.push_back({ s.info.path, s.skipReason });
             continue;

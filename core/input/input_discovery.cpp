@@ -1,11 +1,15 @@
 // SPDX-License-Identifier: MIT
 #include "input_discovery.h"
 
+#include "topology_loader.h"
+
 #include <QDir>
+#include <QFile>
 #include <QFileInfo>
 #include <cstdio>
 #include <filesystem>
 #include <set>
+#include <string_view>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <utility>
@@ -16,10 +20,44 @@ namespace rankscope {
 
 namespace {
 
+constexpr qint64 kTopologySniffBytes = 65536; // detectTopologyFormat() looks at this much
+
 QString fromPath(const fs::path& p)
 {
     return QString::fromStdString(p.string());
 }
+
+bool isProse(const fs::path& p)
+{
+    const QString name = fromPath(p.filename()).toLower();
+    static const char* const kProse[] = { ".md", ".markdown", ".rst", ".html", ".htm", ".pdf", ".png", ".jpg",
+        ".jpeg", ".gif", ".svg" };
+    if (name.startsWith(QLatin1String("readme")) || name.startsWith(QLatin1String("license")))
+        return true;
+    for (const char* ext : kProse) {
+        if (name.endsWith(QLatin1String(ext)))
+            return true;
+    }
+    return false;
+}
+
+bool isTopologyCapture(const QString& path)
+{
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly))
+        return false; // the scanner reports why it cannot read it
+    const QByteArray head = file.read(kTopologySniffBytes);
+    if (head.startsWith("\x1f\x8b") || head.contains('\0'))
+        return false; // gzip or binary: not a capture
+    const std::string_view h(head.constData(), static_cast<size_t>(std::min<qsizetype>(head.size(), 4096)));
+    const size_t first = h.find_first_not_of(" \t\r\n");
+    const bool candidate = (first != std::string_view::npos && h[first] == '<')
+        || h.find("GPU0") != std::string_view::npos
+        || h.find("ROCm System Management") != std::string_view::npos
+        || h.find("between two GPUs") != std::string_view::npos;
+    return candidate && detectTopologyFormat(head) != TopologyFormat::Unknown;
+}
+
 QString errnoText(int err)
 {
     return QString::fromLocal8Bit(std::strerror(err));
@@ -55,7 +93,14 @@ struct Walker
         f.displayPath = display;
         f.rootFolder = root;
         f.size = static_cast<qint64>(st.st_size);
-        out.files.push_back(std::move(f));
+        if (!root.isEmpty() && isProse(p)) {
+            out.skipped.push_back({ f.path, QStringLiteral("not a log: %1").arg(display) });
+            return;
+        }
+        if (isTopologyCapture(f.path))
+            out.topology.push_back(std::move(f));
+        else
+            out.files.push_back(std::move(f));
     }
 
     void walk(const fs::path& dir, const fs::path& root)

@@ -23,12 +23,17 @@ struct InputFile
     bool inMemory = false;
 };
 
+// What discovery decided each input is; the scanner reads only logs.
 struct Discovery
 {
-    std::vector<InputFile> files;
-    std::vector<SkippedInput> skipped;
+    std::vector<InputFile> files; // logs to scan
+    std::vector<InputFile> topology; // topology captures, recognised by content
+    std::vector<SkippedInput> skipped; // everything else, with the reason ("not a log: README.md")
 };
 
+// Folders are walked; a folder's prose (README*, *.md, *.rst, *.html, *.pdf, pictures) is listed as
+// skipped, a file named on its own is always read. Every plain file's head is read once to tell a
+// topology capture (nvidia-smi, rocm-smi, NCCL or hwloc XML) from a log.
 Discovery discoverInputs(const QStringList& paths, const QString& pastedText, const CancelToken* cancel);
 
 } // namespace rankscope

@@ -141,6 +141,11 @@ struct Incident
     std::vector<LogEvent> events; // ordered by time where known, then by file order
     std::vector<SkippedInput> skipped;
     QStringList warnings; // attribution conflicts, unknown cross-rank order, ...
+    // How far NCCL's setup got: a line of it was seen (file, 1-based line of the first), and whether any
+    // communicator completed init. A log that stops between the two, without an error, hung in init.
+    int ncclInitFile = -1;
+    qint64 ncclInitLine = 0;
+    bool ncclInitCompleted = false;
     int firstWarn = -1; // index into events: the earliest WARN or worse overall
     std::vector<TorchrunFailure> torchrunFailures;
     qint64 totalBytes = 0;

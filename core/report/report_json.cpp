@@ -71,7 +71,7 @@ QJsonObject reportJson(const ReportInput& in)
 
     root[QStringLiteral("initiating")] =
         d.initiatingEvent >= 0 ? QJsonValue(eventRef(inc, cat, d.initiatingEvent)) : QJsonValue();
-    if (d.initiatingEvent >= 0) {
+    if (d.initiatingEvent >= 0 || d.signature >= 0) { // a stall has a signature but no initiating line
         QJsonObject sig;
         if (d.signature >= 0) {
             const Signature& s = cat.signatures[static_cast<size_t>(d.signature)];

@@ -89,6 +89,21 @@ QString render(const ReportInput& in, const Style& s)
                 out += s.numbered(i + 1, d.checklist[i]);
         }
     }
+    if (d.initiatingEvent < 0 && d.signature >= 0) { // a hang without an error line (diagnosis/stall.cpp)
+        const Signature& sig = cat.signatures[static_cast<size_t>(d.signature)];
+        out += s.heading(QStringLiteral("Stall"));
+        out += s.item(QStringLiteral("signature: %1 (%2)").arg(sig.id, sig.family));
+        out += s.item(d.summary);
+        out += s.heading(QStringLiteral("Fix"));
+        out += s.markdown ? d.fix + QLatin1Char('\n') : s.code(d.fix.split(QLatin1Char('\n')));
+        out += s.heading(QStringLiteral("Verify (shown, never run)"));
+        out += s.code(d.verify, QStringLiteral("sh"));
+        if (!d.checklist.isEmpty()) {
+            out += s.heading(QStringLiteral("Checklist"));
+            for (int i = 0; i < d.checklist.size(); ++i)
+                out += s.numbered(i + 1, d.checklist[i]);
+        }
+    }
     if (!d.collateral.empty()) {
         out += s.heading(QStringLiteral("Collateral (later failures on other ranks)"));
         for (const CollateralGroup& g : d.collateral) {

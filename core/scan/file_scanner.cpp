@@ -4,7 +4,6 @@
 #include "byte_stream.h"
 #include "line_scanner.h"
 #include "paste_rejoin.h"
-#include "topology_loader.h"
 
 #include <QDateTime>
 #include <QFile>
@@ -19,17 +18,6 @@ namespace rankscope {
 namespace {
 
 // A cheap look before the real detection: XML, or the header words of nvidia-smi and rocm-smi.
-bool looksLikeTopology(std::string_view head)
-{
-    head = head.substr(0, 4096);
-    const size_t first = head.find_first_not_of(" \t\r\n");
-    if (first != std::string_view::npos && head[first] == '<')
-        return true;
-    return head.find("GPU0") != std::string_view::npos
-        || head.find("ROCm System Management") != std::string_view::npos
-        || head.find("between two GPUs") != std::string_view::npos;
-}
-
 // Reads torchrun's error.json into one ERROR event (with the py_callstack as its continuation).
 void scanErrorJson(const InputFile& input, int fileIndex, FileScan& out)
 {
@@ -249,13 +237,6 @@ FileScan scanFile(const InputFile& input, int fileIndex, const ScanContext& ctx)
             if (nul) {
                 out.skipReason = QStringLiteral("binary file: NUL byte at offset %1")
                                      .arg(static_cast<const char*>(nul) - win);
-                return out;
-            }
-            // Topology captures sit beside the logs; they are recognised by content and handed back.
-            if (looksLikeTopology(std::string_view(win, static_cast<size_t>(n)))
-                && detectTopologyFormat(QByteArray(win, static_cast<qsizetype>(n)))
-                    != TopologyFormat::Unknown) {
-                out.topologyCapture = true;
                 return out;
             }
             if (!std::memchr(win, '\n', static_cast<size_t>(n))

@@ -117,6 +117,18 @@ void LineScanner::readFacts(const LinePrefix& p, std::string_view text)
     const bool testsHeader = p.nccl == NcclLevel::None && !p.message.empty() && p.message[0] == '#';
     if (p.nccl != NcclLevel::Info && !testsHeader)
         return; // most lines: no fact to build (an IdentityFact holds QStrings)
+    if (p.nccl == NcclLevel::Info) {
+        // How far NCCL's setup got, for a hang without an error line (diagnosis: a stall in init).
+        const std::string_view m = p.message;
+        if (!m_out.ncclInitSeen
+            && (startsWith(m, "NCCL version") || startsWith(m, "Bootstrap")
+                || m.find("Init START") != std::string_view::npos)) {
+            m_out.ncclInitSeen = true;
+            m_out.ncclInitLine = m_lineNo;
+        }
+        if (m.find("Init COMPLETE") != std::string_view::npos)
+            m_out.ncclInitComplete = true;
+    }
     IdentityFact f;
     bool found = false;
     if (p.nccl == NcclLevel::Info)

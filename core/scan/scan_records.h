@@ -67,8 +67,10 @@ struct FileScan
     std::vector<qint64> restartOffsets; // the byte offset of each of those lines
     int segment = 0; // which part of a restarted file this is (see splitRestarts)
     QString skipReason; // set when the file could not be analysed at all
-    bool topologyCapture = false; // the file is a topology capture, not a log
     int yearSeen = 0; // the year of the first stamp that carries one
+    bool ncclInitSeen = false; // an NCCL setup line ("NCCL version", "Bootstrap", "Init START")
+    qint64 ncclInitLine = 0; // the first of them (1-based)
+    bool ncclInitComplete = false; // some communicator printed "Init COMPLETE"
 };
 
 struct ScanContext

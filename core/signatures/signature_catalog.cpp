@@ -36,7 +36,7 @@ const QSet<QString> kKnownFields = { QStringLiteral("id"), QStringLiteral("title
     QStringLiteral("evidence_commands"), QStringLiteral("verify"), QStringLiteral("siblings"),
     QStringLiteral("references"), QStringLiteral("examples"), QStringLiteral("severity"),
     QStringLiteral("fingerprint"), QStringLiteral("fallback"), QStringLiteral("refines"),
-    QStringLiteral("when") };
+    QStringLiteral("when"), QStringLiteral("stall") };
 
 // Collects the message of a JSON syntax error (the DOM parser with exceptions off only says "discarded").
 struct ParseErrorCollector : nlohmann::json_sax<json>
@@ -213,7 +213,15 @@ std::optional<Signature> readEntry(const json& entry, const QString& fileName, c
     s.summary = r.string("summary");
     s.explanation = r.string("explanation");
     s.fix = r.string("fix");
-    s.patterns = r.list("patterns", true);
+    // An entry that explains a stall (a hang without an error line) is chosen by the diagnosis, not by a
+    // line: it needs no pattern and no example.
+    if (entry.contains("stall")) {
+        s.stall = r.string("stall");
+        if (s.stall != QLatin1String("nccl-init"))
+            r.error(QStringLiteral("stall"),
+                QStringLiteral("must be 'nccl-init' (NCCL setup began, no Init COMPLETE)"));
+    }
+    s.patterns = r.list("patterns", s.stall.isEmpty());
     for (int i = 0; i < s.patterns.size(); ++i)
         s.compiledPatterns.push_back(r.checkPattern(
             QStringLiteral("patterns"), EntryReader::at(static_cast<std::size_t>(i)), s.patterns[i]));
@@ -234,7 +242,7 @@ std::optional<Signature> readEntry(const json& entry, const QString& fileName, c
             QStringLiteral("missing or not an object {\"match\": [...], \"no_match\": [...]}"));
     } else {
         const json& ex = entry.at("examples");
-        s.examplesMatch = r.list(ex, "match", true, QStringLiteral("examples.match"));
+        s.examplesMatch = r.list(ex, "match", s.stall.isEmpty(), QStringLiteral("examples.match"));
         if (ex.contains("no_match"))
             s.examplesNoMatch = r.list(ex, "no_match", false, QStringLiteral("examples.no_match"));
     }

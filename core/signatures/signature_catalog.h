@@ -79,6 +79,9 @@ struct Signature
     // `refines` and `when` holds, the diagnosis shows this entry's summary, fix and checks instead.
     QString refines;
     RefineConditions when;
+    // The phase a hang without any error line stopped in ("nccl-init"): the diagnosis shows this entry for
+    // such a stall. Such an entry has no patterns.
+    QString stall;
     QString sourceFile; // file the entry was loaded from (for messages)
     int sourceIndex = -1; // 0-based position of the entry in its file
 };
