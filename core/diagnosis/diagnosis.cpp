@@ -267,6 +267,24 @@ Diagnosis diagnose(const Incident& inc, const Catalog& cat, const DiagnoseOption
         d.headline = QStringLiteral("No failure found: %1 file(s), %2 rank(s), no WARN or worse line.")
                          .arg(inc.files.size())
                          .arg(inc.ranks.size());
+        // Lines that warn but that the catalog knows as benign are named, never passed over in silence.
+        int benign = -1, benignCount = 0;
+        for (int i = 0; i < static_cast<int>(inc.events.size()); ++i) {
+            const LogEvent& e = inc.events[static_cast<size_t>(i)];
+            if ((e.severity >= Severity::Warn || e.failureWord) && roleOf(inc, cat, i) == 2) {
+                ++benignCount;
+                if (benign < 0)
+                    benign = i;
+            }
+        }
+        if (benign >= 0) {
+            const LogEvent& b = inc.events[static_cast<size_t>(benign)];
+            d.headline = QStringLiteral("No failure found: %1 line(s) warn, but the catalog knows them as benign "
+                                        "(first, line %2: %3).")
+                             .arg(benignCount)
+                             .arg(b.line)
+                             .arg(cat.signatures[static_cast<size_t>(b.signature)].title);
+        }
         if (!d.suspects.empty())
             d.headline = QStringLiteral("No error line, but %1 rank(s) look hung or silent (see suspects).")
                              .arg(d.suspects.size());
