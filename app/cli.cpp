@@ -39,7 +39,7 @@ bool isCliInvocation(const QStringList& args)
 
 int runCli(const QStringList& args)
 {
-    const QString cmd = args.front();
+    const QString& cmd = args.front();
     const QStringList rest = args.mid(1);
     if (cmd == QLatin1String("--version") || cmd == QLatin1String("-v")) {
         std::printf("rankscope %s\n", RANKSCOPE_VERSION);

@@ -37,7 +37,7 @@ int runVerifyCommand(const QStringList& args)
             printErr(QStringLiteral("%1 needs a value").arg(a));
             return 64;
         }
-        const QString value = args[++i];
+        const QString& value = args[++i];
         if (a == QLatin1String("--before"))
             before.logPaths << value;
         else if (a == QLatin1String("--after"))

@@ -7,7 +7,6 @@
 
 #include <QXmlStreamReader>
 #include <algorithm>
-#include <ranges>
 
 namespace rankscope {
 
@@ -67,10 +66,9 @@ TopologyParse parseNcclTopoXml(const QByteArray& xml, const QString& sourceName)
     QString cpuAffinity;
 
     auto parentNode = [&]() {
-        for (const int node : std::views::reverse(stack)) {
-            if (node >= 0)
-                return node;
-        }
+        for (auto it = stack.rbegin(); it != stack.rend(); ++it)
+            if (*it >= 0)
+                return *it;
         return 0;
     };
 

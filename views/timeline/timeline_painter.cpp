@@ -163,7 +163,7 @@ void TimelinePainter::paintBins(QPainter& painter, int top, bool dim)
         const int x = left + static_cast<int>(c) - (alone ? 1 : 0);
         const int w = alone ? 3 : 1;
         if (bin.severity >= 0) {
-            const auto sev = static_cast<size_t>(bin.severity);
+            const auto sev = static_cast<size_t>(static_cast<quint8>(bin.severity)); // >= 0 here
             // INFO strokes are half height so that problems stand out.
             if (sev == 0)
                 bySeverity[0].push_back(QRect(x, y + h / 4, w, qMax(1, h / 2)));

@@ -186,7 +186,8 @@ TopologyScene buildTopologyScene(const HostTopology& h, int hostIndex, const Pla
                 e.used = true;
                 e.ranks.push_back(p.rank);
                 e.highlighted = e.highlighted || p.rank == initiatingRank;
-                s.devices[static_cast<size_t>(nGpu + np.topoNic)].ranks.push_back(p.rank);
+                const size_t nicBox = static_cast<size_t>(nGpu) + static_cast<size_t>(np.topoNic);
+                s.devices[nicBox].ranks.push_back(p.rank);
             }
         }
     if (allNicPaths)
@@ -298,7 +299,7 @@ TopologyScene buildTopologyScene(const HostTopology& h, int hostIndex, const Pla
 
     // A NIC with no NUMA of its own sits on the socket of the closest GPU it reaches without SYS.
     for (int n = 0; n < nNic; ++n) {
-        QString& key = socket[static_cast<size_t>(nGpu + n)];
+        QString& key = socket[static_cast<size_t>(nGpu) + static_cast<size_t>(n)];
         if (!key.isEmpty())
             continue;
         PathClass best = PathClass::Unknown;
