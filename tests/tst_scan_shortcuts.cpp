@@ -71,8 +71,12 @@ private Q_SLOTS:
         QTest::addColumn<QString>("input");
         QTest::newRow("sample job") << "sample-job";
         const QDir layouts(QStringLiteral(RANKSCOPE_TEST_DATA "/layouts"));
-        for (const QString& name : layouts.entryList(QDir::Dirs | QDir::NoDotAndDotDot))
-            QTest::newRow(qPrintable(name)) << QStringLiteral("layouts/") + name;
+        for (const QString& name : layouts.entryList(QDir::Dirs | QDir::NoDotAndDotDot)) {
+            if (name != QLatin1String("pasted")) // only a Markdown file, which a folder walk skips
+                QTest::newRow(qPrintable(name)) << QStringLiteral("layouts/") + name;
+        }
+        // A folder's Markdown is not read as a log; the pasted issue comment is read as the file it is.
+        QTest::newRow("pasted file") << "layouts/pasted/issue-comment.md";
     }
 
     void fixtures()

@@ -150,6 +150,7 @@ int findInitiating(const Incident& inc, const Catalog& cat, bool* causeFound, QS
         *how = QStringLiteral(
             "the earliest of %1 causal chains (a process's first failure and what followed it)")
                    .arg(heads.size());
+    Q_ASSERT(chosen->event >= 0 && chosen->event < n);
     *causeFound = chosen->tier == 0;
     return chosen->event;
 }

@@ -82,7 +82,7 @@ bool fillable(const QString& tmpl, const RenderContext& ctx)
 // the line did not capture), so the command finds this failure rather than nothing.
 QString grepLiteral(const QString& literal, const LogEvent& e, const RenderContext& ctx)
 {
-    const QString filled = fillable(literal, ctx) ? renderTemplate(literal, ctx) : QString();
+    QString filled = fillable(literal, ctx) ? renderTemplate(literal, ctx) : QString();
     if (!filled.isEmpty()) {
         if (e.text.contains(filled))
             return filled;
@@ -279,11 +279,12 @@ Diagnosis diagnose(const Incident& inc, const Catalog& cat, const DiagnoseOption
         }
         if (benign >= 0) {
             const LogEvent& b = inc.events[static_cast<size_t>(benign)];
-            d.headline = QStringLiteral("No failure found: %1 line(s) warn, but the catalog knows them as benign "
-                                        "(first, line %2: %3).")
-                             .arg(benignCount)
-                             .arg(b.line)
-                             .arg(cat.signatures[static_cast<size_t>(b.signature)].title);
+            d.headline =
+                QStringLiteral("No failure found: %1 line(s) warn, but the catalog knows them as benign "
+                               "(first, line %2: %3).")
+                    .arg(benignCount)
+                    .arg(b.line)
+                    .arg(cat.signatures[static_cast<size_t>(b.signature)].title);
         }
         if (!d.suspects.empty())
             d.headline = QStringLiteral("No error line, but %1 rank(s) look hung or silent (see suspects).")

@@ -49,6 +49,8 @@ int refineSignature(const Incident& inc, const Catalog& cat, const Diagnosis& d,
     const int base = d.signature;
     if (base < 0 || d.initiatingEvent < 0)
         return base;
+    Q_ASSERT(base < static_cast<int>(cat.signatures.size())
+        && d.initiatingEvent < static_cast<int>(inc.events.size()));
     const QString& baseId = cat.signatures[static_cast<size_t>(base)].id;
     const LogEvent& init = inc.events[static_cast<size_t>(d.initiatingEvent)];
     for (int s = 0; s < static_cast<int>(cat.signatures.size()); ++s) {

@@ -12,8 +12,8 @@ namespace rankscope::detail {
 
 bool diagnoseStall(const Incident& inc, const Catalog& cat, Diagnosis& d)
 {
-    if (inc.ncclInitFile < 0 || inc.ncclInitCompleted)
-        return false;
+    if (inc.ncclInitFile < 0 || inc.ncclInitCompleted || inc.progressSeen)
+        return false; // no NCCL setup, or it completed, or training steps ran: not a stall in init
     int stall = -1;
     for (int s = 0; s < static_cast<int>(cat.signatures.size()) && stall < 0; ++s) {
         if (cat.signatures[static_cast<size_t>(s)].stall == QLatin1String("nccl-init"))

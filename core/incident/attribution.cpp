@@ -461,6 +461,8 @@ void buildIncident(std::vector<FileScan>& scans, Incident& inc)
             inc.ncclInitLine = scans[i].ncclInitLine;
         }
         inc.ncclInitCompleted = inc.ncclInitCompleted || scans[i].ncclInitComplete;
+        for (const StreamStats& st : scans[i].streams)
+            inc.progressSeen = inc.progressSeen || !st.lastStep.isEmpty();
     }
     // Each rank is moved out and its map node freed at once: with 100,000 ranks the map and the vector
     // would otherwise both be whole at the end.

@@ -195,7 +195,9 @@ bool findNcclLevel(std::string_view rest, LinePrefix& p)
     if (at == std::string_view::npos || (at > 0 && head[at - 1] != ' ' && head[at - 1] != ']'))
         return false;
     const std::string_view level = head.substr(at + 5, 5);
-    if (level == "WARN " || level == "WARN" || level == "INFO ") {
+    // WARN anywhere is a failure word; INFO only where a cut prefix left it first ("NCCL INFO file:N -> 6"),
+    // so an application message that quotes "NCCL INFO" keeps its own text.
+    if (level == "WARN " || level == "WARN" || (level == "INFO " && at == 0)) {
         readNcclLevel(rest, p);
         return p.nccl != NcclLevel::Info || level == "INFO ";
     }

@@ -146,6 +146,7 @@ struct Incident
     int ncclInitFile = -1;
     qint64 ncclInitLine = 0;
     bool ncclInitCompleted = false;
+    bool progressSeen = false; // some stream printed a "step N" progress line: the job got past init
     int firstWarn = -1; // index into events: the earliest WARN or worse overall
     std::vector<TorchrunFailure> torchrunFailures;
     qint64 totalBytes = 0;

@@ -126,12 +126,12 @@ bool LiteralPrefilter::build(const std::vector<std::string>& patterns)
             continue;
         m_parts.clear();
         m_atoms.clear();
-        for (std::size_t k = 0; k < 2; ++k) {
-            if (!parts[k].filter)
+        for (BuiltPart& part : parts) {
+            if (!part.filter)
                 continue;
-            m_parts.push_back({ std::move(parts[k].filter), static_cast<int>(m_atoms.size()),
-                static_cast<int>(parts[k].atoms.size()) });
-            for (std::string& atom : parts[k].atoms)
+            m_parts.push_back(
+                { std::move(part.filter), static_cast<int>(m_atoms.size()), static_cast<int>(part.atoms.size()) });
+            for (std::string& atom : part.atoms)
                 m_atoms.push_back(std::move(atom));
         }
         m_unfiltered = std::move(unfiltered);

@@ -114,7 +114,7 @@ public:
             error(name, QStringLiteral("must be a string"));
             return {};
         }
-        const QString s = qs(v.get_ref<const std::string&>());
+        QString s = qs(v.get_ref<const std::string&>());
         if (required && s.trimmed().isEmpty())
             error(name, QStringLiteral("must not be empty"));
         return s;
@@ -505,10 +505,10 @@ void initBuiltinSignatures()
 
 QString defaultCatalogDir()
 {
-    const QString installed = QStringLiteral(RANKSCOPE_SIGNATURES_INSTALL_DIR);
+    QString installed = QStringLiteral(RANKSCOPE_SIGNATURES_INSTALL_DIR);
     if (QFileInfo(installed).isDir() && !QDir(installed).entryList({ QStringLiteral("*.json") }).isEmpty())
         return installed;
-    const QString source = QStringLiteral(RANKSCOPE_SIGNATURES_SOURCE_DIR);
+    QString source = QStringLiteral(RANKSCOPE_SIGNATURES_SOURCE_DIR);
     if (QFileInfo(source).isDir() && !QDir(source).entryList({ QStringLiteral("*.json") }).isEmpty())
         return source;
     initBuiltinSignatures();
