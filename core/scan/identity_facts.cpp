@@ -131,7 +131,7 @@ bool parseBootstrap(std::string_view m, IdentityFact& f)
 
 bool parseNcclIdentity(std::string_view m, IdentityFact& f)
 {
-    if (m.empty())
+    if (m.empty() || !mayStartIdentityLine(m[0]))
         return false;
     switch (m[0]) {
     case 'c':

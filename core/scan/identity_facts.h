@@ -11,6 +11,25 @@
 
 namespace rankscope {
 
+// The first letters of the NCCL INFO messages that carry identity facts (comm/ncclCommInitRank init lines,
+// "[n] NCCL INFO ...", NET/IB Using, Channel, Setting affinity, Bootstrap) and NCCL's setup lines ("NCCL
+// version"): parseNcclIdentity() reads nothing else, so a scanner shortcut may skip any other INFO line.
+constexpr bool mayStartIdentityLine(char first)
+{
+    switch (first) {
+    case 'c':
+    case 'n':
+    case '[':
+    case 'N':
+    case 'C':
+    case 'S':
+    case 'B':
+        return true;
+    default:
+        return false;
+    }
+}
+
 struct IdentityFact
 {
     enum class Kind : quint8

@@ -6,6 +6,7 @@
 
 #include "byte_compare.h"
 #include "failure_words.h"
+#include "identity_facts.h"
 #include "literal_prefilter.h"
 #include "severity_rules.h"
 #include "signature_catalog.h"
@@ -259,21 +260,10 @@ inline bool LineScanner::plainNcclLine(std::string_view text)
 
 inline bool LineScanner::plainInfoLine(std::string_view text, std::string_view message, int stream)
 {
-    if (!message.empty()) {
-        switch (message[0]) {
-        case 'c': // the first letters of the identity lines (identity_facts.cpp) and of "step "
-        case 'n':
-        case '[':
-        case 'N':
-        case 'C':
-        case 'S':
-        case 'B':
-        case 's':
-            return false;
-        default:
-            break;
-        }
-    }
+    // An identity line or a "step N" progress line needs the full parse: one predicate with the facts.
+    if (!message.empty() && (mayStartIdentityLine(message[0]) || message[0] == 's'))
+        return false;
+    Q_ASSERT(stream >= 0 && static_cast<size_t>(stream) < m_out.streams.size());
     if (std::memchr(message.data(), '>', std::min<size_t>(message.size(), 164)))
         return false; // maybe "file.cc:123 -> 2"; one memchr measured cheaper than isReturnTrail()
     bool sawAtom = false;

@@ -13,6 +13,9 @@ qint64 LineScanner::repeatedLine(const char* start, qint64 avail, qint64 offset)
     const std::size_t n = last.size;
     if (!last.bytes)
         return repeatedGlogLine(start, avail, offset);
+    // The last line's bytes lie in the same read buffer, just before this line: the file scanner keeps
+    // the buffer until the block's last line (see docs/scanner.md).
+    Q_ASSERT(last.bytes + n <= start && n <= 4096 && last.messageAt <= n);
     if (m_restartPending || static_cast<std::size_t>(avail) <= n || start[n] != '\n')
         return -1;
     const auto [first, end] = differenceSpan(last.bytes, start, n);
