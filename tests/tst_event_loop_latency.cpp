@@ -8,6 +8,7 @@
 #include "incident_generator.h"
 #include "log_view.h"
 #include "main_window.h"
+#include "rank_table_model.h"
 #include "timeline_view.h"
 
 #include <QCheckBox>
@@ -21,10 +22,10 @@
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QStatusBar>
+#include <QTableView>
 #include <QTemporaryDir>
 #include <QTimer>
 #include <QToolButton>
-#include <QTreeWidget>
 #include <QtTest>
 #include <algorithm>
 #include <functional>
@@ -262,17 +263,17 @@ void TestEventLoopLatency::bigIncidentStaysResponsive()
     report("loading and showing the answer", probe);
 
     // 2. Switch ranks from the rank list: each click shows that rank's first WARN in its own file.
-    auto* ranks = w.findChild<QTreeWidget*>();
+    auto* ranks = w.findChild<QTableView*>(QStringLiteral("ranks"));
     QVERIFY(ranks);
     probe.start();
     int switched = 0;
-    for (int row = 0; row < ranks->topLevelItemCount() && switched < 6; row += 97) {
-        QTreeWidgetItem* item = ranks->topLevelItem(row);
-        const int ev = item->data(0, Qt::UserRole).toInt();
+    for (int row = 0; row < ranks->model()->rowCount() && switched < 6; row += 97) {
+        const QModelIndex item = ranks->model()->index(row, RankTableModel::RankColumn);
+        const int ev = item.data(RankTableModel::FirstWarnEventRole).toInt();
         if (ev < 0)
             continue;
-        ranks->scrollToItem(item);
-        const QRect r = ranks->visualItemRect(item);
+        ranks->scrollTo(item);
+        const QRect r = ranks->visualRect(item);
         QTest::mouseClick(ranks->viewport(), Qt::LeftButton, {}, r.center());
         QVERIFY2(waitUntil([&] { return showsEvent(w, ev); }), qPrintable(QString::number(row)));
         QTest::qWait(30); // a user's clicks are events of their own, apart

@@ -4,6 +4,8 @@
 #include "log_view.h"
 #include "main_window.h"
 #include "rank_list_delegate.h"
+#include "rank_table_model.h"
+#include "severity_palette.h"
 #include "timeline_view.h"
 #include "topology_view.h"
 #include "wrapped_label.h"
@@ -15,6 +17,8 @@
 #include <QRegularExpression>
 #include <QSignalSpy>
 #include <QStandardPaths>
+#include <QStatusBar>
+#include <QTableView>
 #include <QTemporaryDir>
 #include <QToolButton>
 #include <QtTest>
@@ -75,7 +79,7 @@ private Q_SLOTS:
         const auto* summary = w.findChild<QLabel*>(QStringLiteral("statusSummary"));
         QVERIFY(summary);
         const QRegularExpression shape(QStringLiteral(
-            R"(^5 files · 5 ranks · 2 hosts · \d+(\.\d)? kB · 63 events · topology: 1 host\(s\)$)"));
+            R"(^4 files · 5 ranks · 2 hosts · \d+(\.\d)? kB · 63 events · topology: 1 host\(s\)$)"));
         QVERIFY2(shape.match(summary->text()).hasMatch(), qPrintable(summary->text()));
         const auto* warnings = w.findChild<QToolButton*>(QStringLiteral("statusWarnings"));
         QVERIFY(warnings);
@@ -214,6 +218,90 @@ private Q_SLOTS:
         const QFontMetrics fm(QApplication::font());
         QCOMPARE(RankListDelegate::elided(fm, text, Qt::ElideRight, width),
             fm.elidedText(text, Qt::ElideRight, width));
+    }
+
+    // The rank list is a sorted table: the initiating rank in bold with its status coloured, the row of the
+    // event shown selected, and a click on a rank shows its first WARN.
+    void rankTableFollowsTheEvent()
+    {
+        MainWindow w;
+        w.resize(1600, 1000);
+        w.show();
+        w.openPaths({ kDemo });
+        QVERIFY(waitForAnalysis(w));
+        auto* table = w.findChild<QTableView*>(QStringLiteral("ranks"));
+        QVERIFY(table);
+        const QAbstractItemModel* model = table->model();
+        QCOMPARE(model->rowCount(), 5);
+        auto rankAt = [&](int row) { return model->index(row, 0).data(RankTableModel::RankRole).toInt(); };
+        for (int row = 1; row < model->rowCount(); ++row)
+            QVERIFY(rankAt(row - 1) < rankAt(row)); // by rank at first
+        // The initiating event is shown: rank 7's row is the selected one.
+        QTRY_VERIFY(table->selectionModel()->hasSelection());
+        const int selected = table->selectionModel()->selectedRows().front().row();
+        QCOMPARE(rankAt(selected), 7);
+        QVERIFY(model->index(selected, 0).data(Qt::FontRole).value<QFont>().bold());
+        QCOMPARE(model->index(selected, RankTableModel::StatusColumn).data().toString(),
+            QStringLiteral("initiating"));
+        QCOMPARE(model->index(selected, RankTableModel::StatusColumn)
+                     .data(Qt::ForegroundRole)
+                     .value<QBrush>()
+                     .color(),
+            initiatingColor());
+        // A click on another rank with a WARN shows that WARN.
+        int other = -1;
+        for (int row = 0; row < model->rowCount() && other < 0; ++row) {
+            if (row != selected && model->index(row, 0).data(RankTableModel::FirstWarnEventRole).toInt() >= 0)
+                other = row;
+        }
+        QVERIFY(other >= 0);
+        const int ev = model->index(other, 0).data(RankTableModel::FirstWarnEventRole).toInt();
+        const QModelIndex cell = model->index(other, RankTableModel::HostColumn);
+        QTest::mouseClick(table->viewport(), Qt::LeftButton, {}, table->visualRect(cell).center());
+        QCOMPARE(w.timeline()->selectedEvent(), ev);
+        QTRY_COMPARE(
+            w.logView()->currentLine(), w.currentAttempt()->incident.events[static_cast<size_t>(ev)].line);
+        QCOMPARE(table->selectionModel()->selectedRows().front().row(), other);
+        // Sorted by first WARN, the initiating rank's (the earliest) comes first.
+        table->sortByColumn(RankTableModel::FirstWarnColumn, Qt::AscendingOrder);
+        QCOMPARE(rankAt(0), 7);
+    }
+
+    // Stop drops a comparison with a healthy run, or a verification, under way: nothing of it is shown,
+    // and the next one still runs to the end.
+    void stopDropsComparisonAndVerification()
+    {
+        MainWindow w;
+        w.show();
+        w.openPaths({ kDemo });
+        QVERIFY(waitForAnalysis(w));
+        auto* stop = w.findChild<QToolButton*>(QStringLiteral("stopLoading"));
+        QVERIFY(stop);
+        QSignalSpy shown(&w, &MainWindow::controlFinished);
+        QSignalSpy stopped(&w, &MainWindow::controlStopped);
+        const QString control = QStringLiteral(RANKSCOPE_TEST_DATA "/sample-job");
+
+        w.compareWithHealthyRun(control);
+        QVERIFY(w.isComparing());
+        QVERIFY(!stop->isHidden());
+        stop->click();
+        QCOMPARE(stopped.size(), 1);
+        QVERIFY(!w.isComparing());
+        QVERIFY(stop->isHidden());
+        QCOMPARE(w.statusBar()->currentMessage(), QStringLiteral("Comparison stopped."));
+
+        w.verifyFixWith(control);
+        QVERIFY(w.isComparing());
+        stop->click();
+        QCOMPARE(stopped.size(), 2);
+        QCOMPARE(w.statusBar()->currentMessage(), QStringLiteral("Verification stopped."));
+        QTest::qWait(1500); // long enough for both to have finished had they not been dropped
+        QCOMPARE(shown.size(), 0);
+
+        w.compareWithHealthyRun(control);
+        QVERIFY(shown.wait(60000));
+        QVERIFY(!w.isComparing());
+        QCOMPARE(shown.size(), 1);
     }
 
     void exportWritesBothFiles()

@@ -19,33 +19,6 @@ TimelineRoles rolesOf(const Diagnosis& d)
     return roles;
 }
 
-std::vector<RankRow> rankRows(const AttemptAnalysis& a)
-{
-    std::vector<RankRow> rows;
-    rows.reserve(a.incident.ranks.size());
-    for (const RankInfo& r : a.incident.ranks) {
-        RankRow row;
-        row.rank = r.rank;
-        row.host = r.host;
-        row.gpu = r.nvmlDev >= 0 ? QString::number(r.nvmlDev)
-            : r.cudaDev >= 0     ? QString::number(r.cudaDev)
-                                 : QString();
-        row.firstWarn = r.firstWarn;
-        if (r.firstWarn >= 0 && static_cast<size_t>(r.firstWarn) < a.incident.events.size()) {
-            const LogEvent& e = a.incident.events[static_cast<size_t>(r.firstWarn)];
-            row.firstWarnTimed = e.time.valid;
-            if (e.time.valid)
-                row.firstWarnTime =
-                    formatTime(e.time).mid(11) + (e.time.inferred ? QStringLiteral(" ~") : QString());
-            row.message = e.message.left(200);
-            row.tooltip = e.text;
-            row.initiating = r.firstWarn == a.diagnosis.initiatingEvent;
-        }
-        rows.push_back(std::move(row));
-    }
-    return rows;
-}
-
 } // namespace
 
 PreparedLog prepareLog(const Incident& incident, int file, qint64 line, int rank,
@@ -105,7 +78,7 @@ IncidentViewModel buildIncidentViewModel(
             vm.rangeEnd = init.time.ms + span + span / 10;
         }
     }
-    vm.ranks = rankRows(a);
+    vm.ranks = buildRankRows(a);
     vm.hosts = inc.hosts();
     vm.files = static_cast<qint64>(inc.files.size());
     vm.rankCount = static_cast<qint64>(inc.ranks.size());

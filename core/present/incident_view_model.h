@@ -9,6 +9,7 @@
 #include "cancel_token.h"
 #include "file_lines.h"
 #include "log_marks.h"
+#include "rank_rows.h"
 #include "timeline_model.h"
 
 #include <QStringList>
@@ -16,20 +17,6 @@
 #include <vector>
 
 namespace rankscope {
-
-// One row of the rank list.
-struct RankRow
-{
-    int rank = -1;
-    QString host;
-    QString gpu; // NVML index, else CUDA device, else empty
-    int firstWarn = -1; // event index, -1 when none
-    QString firstWarnTime; // "02:17:44.123" (" ~" when inferred), "" when untimed or no WARN
-    bool firstWarnTimed = false;
-    QString message; // the first WARN's message, cut to 200 characters
-    QString tooltip; // its whole text
-    bool initiating = false; // the first WARN is the initiating event
-};
 
 // One log file opened (its line index read) and marked, to be shown at `line`.
 struct PreparedLog

@@ -9,7 +9,6 @@
 #include <QFontDatabase>
 #include <QKeyEvent>
 #include <QScrollBar>
-#include <QtConcurrent/QtConcurrentRun>
 #include <algorithm>
 
 namespace rankscope {
@@ -50,13 +49,9 @@ bool LogView::showFile(
 
 void LogView::cancelJobs()
 {
-    for (auto* token : { &m_searchCancel, &m_filterCancel }) {
-        if (*token)
-            (*token)->cancel();
-        token->reset();
-    }
-    ++m_searchGeneration; // results still under way are stale
-    ++m_filterGeneration;
+    // Results still under way are stale.
+    m_searchJobs.drop();
+    m_filterJobs.drop();
 }
 
 void LogView::resetFile()
@@ -172,10 +167,7 @@ void LogView::setWarnOnly(bool warnOnly)
 {
     if (warnOnly == m_warnOnly && warnOnly == m_filterActive)
         return;
-    if (m_filterCancel)
-        m_filterCancel->cancel();
-    m_filterCancel.reset();
-    ++m_filterGeneration;
+    m_filterJobs.drop();
     const qint64 keep = m_current > 0 ? m_current : firstVisibleLine();
     m_warnOnly = warnOnly;
     rebuildFilter();
@@ -191,7 +183,7 @@ void LogView::requestWarnOnly(bool warnOnly)
         Q_EMIT filterApplied();
         return;
     }
-    if (m_warnOnly && (m_filterActive || m_filterCancel))
+    if (m_warnOnly && (m_filterActive || m_filterJobs.isRunning()))
         return;
     m_warnOnly = true;
     startFilterJob();
@@ -199,35 +191,30 @@ void LogView::requestWarnOnly(bool warnOnly)
 
 void LogView::startFilterJob()
 {
-    if (m_filterCancel)
-        m_filterCancel->cancel();
-    auto token = std::make_shared<CancelToken>();
-    m_filterCancel = token;
-    const quint64 generation = ++m_filterGeneration;
     std::shared_ptr<FileLines> lines = m_lines;
     std::vector<LogMark> marks = m_marks;
-    QtConcurrent::run([lines, marks = std::move(marks), token] {
-        const FileLinesResult reader = lines->reopen();
-        bool cancelled = !reader.ok();
-        auto kept = std::make_shared<const std::vector<qint64>>(reader.ok()
-                ? warnOrMarkedLines(*reader.lines, marks, token.get(), {}, &cancelled)
-                : std::vector<qint64>());
-        return cancelled ? std::shared_ptr<const std::vector<qint64>>() : kept;
-    }).then(this, [this, generation](std::shared_ptr<const std::vector<qint64>> kept) {
-        if (generation != m_filterGeneration)
-            return; // another file or another request since
-        m_filterCancel.reset();
-        if (!kept || !m_warnOnly)
-            return;
-        const qint64 keep = m_current > 0 ? m_current : firstVisibleLine();
-        m_shown = std::move(kept);
-        m_filterActive = true;
-        updateScrollBars();
-        if (keep > 0)
-            verticalScrollBar()->setValue(static_cast<int>(rowOfLine(keep)));
-        viewport()->update();
-        Q_EMIT filterApplied();
-    });
+    m_filterJobs.startJob(
+        this,
+        [lines, marks = std::move(marks)](const CancelToken& token) {
+            const FileLinesResult reader = lines->reopen();
+            bool cancelled = !reader.ok();
+            auto kept = std::make_shared<const std::vector<qint64>>(reader.ok()
+                    ? warnOrMarkedLines(*reader.lines, marks, &token, {}, &cancelled)
+                    : std::vector<qint64>());
+            return cancelled ? std::shared_ptr<const std::vector<qint64>>() : kept;
+        },
+        [this](std::shared_ptr<const std::vector<qint64>> kept) {
+            if (!kept || !m_warnOnly)
+                return;
+            const qint64 keep = m_current > 0 ? m_current : firstVisibleLine();
+            m_shown = std::move(kept);
+            m_filterActive = true;
+            updateScrollBars();
+            if (keep > 0)
+                verticalScrollBar()->setValue(static_cast<int>(rowOfLine(keep)));
+            viewport()->update();
+            Q_EMIT filterApplied();
+        });
 }
 
 void LogView::goToLine(qint64 line)
@@ -274,33 +261,28 @@ qint64 LogView::find(int direction)
 
 void LogView::startFind(int direction)
 {
-    if (m_searchCancel)
-        m_searchCancel->cancel();
-    m_searchCancel.reset();
-    const quint64 generation = ++m_searchGeneration;
+    m_searchJobs.drop(); // superseded, whether or not this one runs
     if (!m_lines || rowCount() == 0 || m_search.pattern().isEmpty()) {
         Q_EMIT findFinished(-1);
         return;
     }
-    auto token = std::make_shared<CancelToken>();
-    m_searchCancel = token;
     const qint64 start = m_current > 0 ? rowOfLine(m_current) : (direction > 0 ? -1 : rowCount());
     std::shared_ptr<const std::vector<qint64>> shown = m_filterActive ? m_shown : nullptr;
     std::shared_ptr<FileLines> lines = m_lines;
     const QRegularExpression re = m_search;
-    QtConcurrent::run([lines, shown, re, start, direction, token] {
-        const FileLinesResult reader = lines->reopen();
-        if (!reader.ok())
-            return qint64(-1);
-        return findMatchingLine(*reader.lines, re, shown.get(), start, direction, token.get());
-    }).then(this, [this, generation](qint64 line) {
-        if (generation != m_searchGeneration)
-            return; // superseded, or another file is shown
-        m_searchCancel.reset();
-        if (line > 0)
-            goToLine(line);
-        Q_EMIT findFinished(line > 0 ? line : -1);
-    });
+    m_searchJobs.startJob(
+        this,
+        [lines, shown, re, start, direction](const CancelToken& token) {
+            const FileLinesResult reader = lines->reopen();
+            if (!reader.ok())
+                return qint64(-1);
+            return findMatchingLine(*reader.lines, re, shown.get(), start, direction, &token);
+        },
+        [this](qint64 line) {
+            if (line > 0)
+                goToLine(line);
+            Q_EMIT findFinished(line > 0 ? line : -1);
+        });
 }
 
 qint64 LogView::findNext()

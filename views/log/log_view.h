@@ -10,6 +10,7 @@
 #include "cancel_token.h"
 #include "file_lines.h"
 #include "incident_view_model.h"
+#include "job_tracker.h"
 #include "log_marks.h"
 #include "log_model.h"
 
@@ -65,8 +66,8 @@ public:
     // The same off the UI thread: findFinished(line or -1) follows; filterApplied() once the filter shows.
     void startFind(int direction);
     void requestWarnOnly(bool warnOnly);
-    bool isSearching() const { return m_searchCancel != nullptr; }
-    bool isFiltering() const { return m_filterCancel != nullptr; }
+    bool isSearching() const { return m_searchJobs.isRunning(); }
+    bool isFiltering() const { return m_filterJobs.isRunning(); }
 
     // Selected lines (1-based, inclusive), as text joined with '\n'.
     QString selectedText() const;
@@ -111,8 +112,7 @@ private:
     std::shared_ptr<const std::vector<qint64>> m_shown;
     bool m_warnOnly = false; // asked for; applies once m_filterActive
     bool m_filterActive = false;
-    std::shared_ptr<CancelToken> m_searchCancel, m_filterCancel; // set while a job runs
-    quint64 m_searchGeneration = 0, m_filterGeneration = 0;
+    JobTracker m_searchJobs, m_filterJobs; // another file or a newer request drops what runs
     QRegularExpression m_search;
     qint64 m_current = 0;
     qint64 m_anchor = 0, m_selFirst = 0, m_selLast = 0;

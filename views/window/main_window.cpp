@@ -6,6 +6,8 @@
 #include "log_panel.h"
 #include "log_view.h"
 #include "rank_list_delegate.h"
+#include "rank_table_model.h"
+#include "rank_table_proxy.h"
 #include "timeline_view.h"
 #include "topology_view.h"
 #include "verify_view.h"
@@ -21,8 +23,8 @@
 #include <QProgressBar>
 #include <QSettings>
 #include <QStatusBar>
+#include <QTableView>
 #include <QToolButton>
-#include <QTreeWidget>
 #include <QVBoxLayout>
 
 namespace rankscope {
@@ -86,10 +88,7 @@ MainWindow::MainWindow(QWidget* parent)
     m_stop->setObjectName(QStringLiteral("stopLoading"));
     m_stop->setText(tr("Stop"));
     m_stop->setVisible(false);
-    connect(m_stop, &QToolButton::clicked, this, [this] {
-        if (m_cancel)
-            m_cancel->cancel();
-    });
+    connect(m_stop, &QToolButton::clicked, this, &MainWindow::stopJobs);
     m_statusFiles = new QLabel;
     m_statusFiles->setObjectName(QStringLiteral("statusSummary"));
     m_statusSkipped = new QToolButton;
@@ -115,7 +114,6 @@ MainWindow::MainWindow(QWidget* parent)
     m_progress->setVisible(false);
     m_stop->setVisible(false);
 
-    connect(&m_watcher, &QFutureWatcher<Loaded>::finished, this, &MainWindow::onFinished);
     connect(m_timeline, &TimelineView::eventSelected, this, &MainWindow::showEvent);
     connect(m_diagnosis, &DiagnosisPane::eventActivated, this, &MainWindow::showEvent);
 
@@ -127,12 +125,11 @@ MainWindow::MainWindow(QWidget* parent)
 
 MainWindow::~MainWindow()
 {
-    for (const auto& token : { m_cancel, m_viewCancel, m_logCancel }) {
-        if (token)
-            token->cancel();
-    }
-    if (m_watcher.isRunning())
-        m_watcher.waitForFinished();
+    // Nothing lands on a window being destroyed. The analysis under way stops at its next look at the
+    // token and is waited for, so that no load outlives its window on the thread pool.
+    for (JobTracker* jobs : { &m_loadJobs, &m_viewJobs, &m_logJobs, &m_compareJobs, &m_verifyJobs })
+        jobs->drop();
+    m_loadJobs.waitForFinished();
 }
 
 void MainWindow::buildDocks()
@@ -149,26 +146,33 @@ void MainWindow::buildDocks()
         dock(tr("Diagnosis"), QStringLiteral("diagnosis"), m_diagnosis, Qt::RightDockWidgetArea);
     diag->setMinimumWidth(520);
 
-    m_ranks = new QTreeWidget;
+    // The rank list: a table model of core/present, sorted (by rank at first) and dressed by the proxy.
+    m_rankModel = new RankTableModel(this);
+    m_rankProxy = new RankTableProxy(this);
+    m_rankProxy->setSourceModel(m_rankModel);
+    m_ranks = new QTableView;
     m_ranks->setObjectName(QStringLiteral("ranks"));
-    m_ranks->setHeaderLabels({ tr("Rank"), tr("Host"), tr("GPU"), tr("First WARN"), tr("Message") });
-    m_ranks->setRootIsDecorated(false);
-    m_ranks->setUniformRowHeights(true);
+    m_ranks->setModel(m_rankProxy);
     m_ranks->setItemDelegate(new RankListDelegate(m_ranks));
+    m_ranks->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_ranks->setSelectionMode(QAbstractItemView::SingleSelection);
     m_ranks->setAlternatingRowColors(true);
-    m_ranks->header()->setStretchLastSection(true);
+    m_ranks->setShowGrid(false);
+    m_ranks->setWordWrap(false);
+    m_ranks->setSortingEnabled(true);
+    m_ranks->sortByColumn(RankTableModel::RankColumn, Qt::AscendingOrder);
+    // Rows of one text line, all alike: fixed heights, so a thousand ranks are never measured row by row.
+    m_ranks->verticalHeader()->hide();
+    m_ranks->verticalHeader()->setSectionResizeMode(QHeaderView::Fixed);
+    m_ranks->verticalHeader()->setMinimumSectionSize(1);
+    m_ranks->verticalHeader()->setDefaultSectionSize(m_ranks->fontMetrics().height() + 4);
+    m_ranks->horizontalHeader()->setStretchLastSection(true);
+    m_ranks->horizontalHeader()->setHighlightSections(false);
     // Fitting the columns samples rows; the rows are alike, and a thousand of them cost a frame.
-    m_ranks->header()->setResizeContentsPrecision(64);
-    connect(m_ranks, &QTreeWidget::itemActivated, this, [this](QTreeWidgetItem* item) {
-        const int ev = item->data(0, Qt::UserRole).toInt();
-        if (ev >= 0)
-            showEvent(ev);
-    });
-    connect(m_ranks, &QTreeWidget::itemClicked, this, [this](QTreeWidgetItem* item) {
-        const int ev = item->data(0, Qt::UserRole).toInt();
-        if (ev >= 0)
-            showEvent(ev);
-    });
+    m_ranks->horizontalHeader()->setResizeContentsPrecision(64);
+    m_ranks->verticalHeader()->setResizeContentsPrecision(64);
+    connect(m_ranks, &QTableView::activated, this, &MainWindow::showRankEvent);
+    connect(m_ranks, &QTableView::clicked, this, &MainWindow::showRankEvent);
     QDockWidget* ranks = dock(tr("Ranks"), QStringLiteral("ranks"), m_ranks, Qt::LeftDockWidgetArea);
     ranks->setMinimumWidth(220);
     // First start: the answer (diagnosis) gets the most room, then the timeline.
@@ -197,7 +201,12 @@ LogView* MainWindow::logView() const
 
 bool MainWindow::isLoading() const
 {
-    return m_watcher.isRunning() || m_viewCancel != nullptr;
+    return m_loadJobs.isRunning() || m_viewJobs.isRunning();
+}
+
+bool MainWindow::isComparing() const
+{
+    return m_compareJobs.isRunning() || m_verifyJobs.isRunning();
 }
 
 const AttemptAnalysis* MainWindow::currentAttempt() const

@@ -1,22 +1,25 @@
 // SPDX-License-Identifier: MIT
 // The window: timeline in the middle, diagnosis on the right, log and topology below, ranks on the left.
-// Analyses run off the UI thread (QtConcurrent) with a progress bar and a Stop button; a newer request
-// makes an older result stale and it is dropped. So does everything else that scales with the incident:
-// the view of an attempt (timeline lanes, rank rows, the opened log) is built by the same background job,
-// or by one of its own when the attempt or the log file changes; the UI thread only swaps finished values in.
+// Analyses run off the UI thread with a progress bar and a Stop button; a newer request makes an older
+// result stale and it is dropped. So does everything else that scales with the incident: the view of an
+// attempt (timeline lanes, rank rows, the opened log) is built by the same background job, or by one of
+// its own when the attempt or the log file changes; the UI thread only swaps finished values in. Each kind
+// of job has its JobTracker, which cancels the job it supersedes and never lets a stale result land; a
+// comparison with a healthy run and a verification stop with the Stop button too.
 #pragma once
 
 #include "analysis.h"
 #include "incident_view_model.h"
+#include "job_tracker.h"
 
-#include <QFutureWatcher>
 #include <QMainWindow>
 #include <memory>
 
 class QLabel;
 class QProgressBar;
 class QToolButton;
-class QTreeWidget;
+class QModelIndex;
+class QTableView;
 class QComboBox;
 class QMenu;
 class QCheckBox;
@@ -32,6 +35,8 @@ class TopologyView;
 class LogPanel;
 class DivergenceView;
 class VerifyView;
+class RankTableModel;
+class RankTableProxy;
 
 class MainWindow : public QMainWindow
 {
@@ -44,7 +49,8 @@ public:
     void openPaths(const QStringList& paths, const QStringList& topology = {});
     void openPastedText(const QString& text);
     void addTopology(const QStringList& paths);
-    bool isLoading() const;
+    bool isLoading() const; // an analysis or the view of an attempt is being built
+    bool isComparing() const; // a comparison or a verification runs
     const Analysis* analysis() const { return m_analysis.get(); }
     const AttemptAnalysis* currentAttempt() const;
 
@@ -63,6 +69,7 @@ Q_SIGNALS:
     void analysisFinished(); // the answer is on screen
     void attemptShown(int attempt); // after analysisFinished and after every switch of attempt
     void controlFinished(); // a comparison or a verification has been shown
+    void controlStopped(); // one was stopped (Stop) before it finished; nothing of it is shown
 
 protected:
     void dragEnterEvent(QDragEnterEvent* event) override;
@@ -72,13 +79,22 @@ protected:
 private:
     void buildMenus();
     void buildDocks();
+    struct Loaded; // below
     void start(const AnalysisRequest& request);
-    void onFinished();
+    void onFinished(Loaded loaded);
+    void stopJobs();
+    void updateBusy();
+    void resetProgress();
+    void setProgress(qint64 done, qint64 total);
+    void showControlProgress(qint64 done, qint64 total);
+    void controlShown(QWidget* pane); // its dock raised, controlFinished emitted
     void showAttempt(int index);
     void applyView(IncidentViewModel& view);
     void showEvent(int eventIndex);
+    void showRankEvent(const QModelIndex& index);
+    void selectRank(int rank);
     void showLog(PreparedLog log);
-    void fillRanks(const std::vector<RankRow>& rows);
+    void fillRanks(std::vector<RankRow> rows);
     void updateStatus(const IncidentViewModel* view);
     void releaseInBackground(std::shared_ptr<Analysis> analysis);
     bool timelineWarnOnly() const;
@@ -95,7 +111,9 @@ private:
     TopologyView* m_topology = nullptr;
     DivergenceView* m_divergence = nullptr;
     VerifyView* m_verify = nullptr;
-    QTreeWidget* m_ranks = nullptr;
+    QTableView* m_ranks = nullptr;
+    RankTableModel* m_rankModel = nullptr;
+    RankTableProxy* m_rankProxy = nullptr;
     QLabel* m_banner = nullptr;
     QComboBox* m_attempts = nullptr;
     QComboBox* m_hostFilter = nullptr;
@@ -117,14 +135,14 @@ private:
 
     std::shared_ptr<Analysis> m_analysis;
     AnalysisRequest m_request; // what the current analysis was asked for (topology can be added to it)
-    std::shared_ptr<CancelToken> m_cancel;
-    QFutureWatcher<Loaded> m_watcher;
-    quint64 m_generation = 0;
     int m_attempt = -1;
     QStringList m_signatureTitles;
-    std::shared_ptr<CancelToken> m_viewCancel, m_logCancel; // attempt switch, log file switch
-    quint64 m_viewGeneration = 0, m_logGeneration = 0;
     int m_logFile = -1; // the file the log view shows or is opening
+    JobTracker m_loadJobs; // analyses
+    JobTracker m_viewJobs; // the view of another attempt
+    JobTracker m_logJobs; // another log file opened
+    JobTracker m_compareJobs; // a healthy run compared with the failing one
+    JobTracker m_verifyJobs; // a run after the fix verified
 };
 
 } // namespace rankscope

@@ -1,16 +1,17 @@
 // SPDX-License-Identifier: MIT
-// MainWindow: an event shown in the timeline and in its log (the log's file opened off the UI thread),
-// the rank list and the status bar's counts.
+// MainWindow: an event shown in the timeline, in the rank list and in its log (the log's file opened off
+// the UI thread), and the status bar's counts.
 #include "log_panel.h"
 #include "log_view.h"
 #include "main_window.h"
+#include "rank_table_model.h"
+#include "rank_table_proxy.h"
 #include "timeline_view.h"
 
 #include <QHeaderView>
 #include <QLabel>
+#include <QTableView>
 #include <QToolButton>
-#include <QTreeWidget>
-#include <QtConcurrent/QtConcurrentRun>
 
 namespace rankscope {
 
@@ -22,10 +23,8 @@ void MainWindow::showEvent(int eventIndex)
     const LogEvent& e = a->incident.events[static_cast<size_t>(eventIndex)];
     if (m_timeline->selectedEvent() != eventIndex)
         m_timeline->selectEvent(eventIndex); // emits eventSelected, which comes back here once
-    if (m_logCancel)
-        m_logCancel->cancel();
-    m_logCancel.reset();
-    const quint64 generation = ++m_logGeneration;
+    selectRank(e.rank);
+    m_logJobs.drop();
     if (e.file == m_logFile) { // the file shown: only move (a pending switch to another file is dropped)
         logView()->goToLine(e.line);
         m_log->setFileLabel(
@@ -36,8 +35,6 @@ void MainWindow::showEvent(int eventIndex)
         return;
     }
     // Another file: open it (its line index, marks, the WARN+ filter) off the UI thread.
-    auto token = std::make_shared<CancelToken>();
-    m_logCancel = token;
     std::shared_ptr<Analysis> analysis = m_analysis;
     const int attempt = m_attempt;
     const QStringList titles = m_signatureTitles;
@@ -45,16 +42,15 @@ void MainWindow::showEvent(int eventIndex)
     const int file = e.file;
     const qint64 line = e.line;
     const int rank = e.rank;
-    QtConcurrent::run([analysis, attempt, file, line, rank, titles, warnOnly, token] {
-        return std::make_shared<PreparedLog>(
-            prepareLog(analysis->attempts[static_cast<size_t>(attempt)].incident, file, line, rank, titles,
-                warnOnly, token.get()));
-    }).then(this, [this, generation, analysis](std::shared_ptr<PreparedLog> log) {
-        if (generation != m_logGeneration || analysis != m_analysis)
-            return;
-        m_logCancel.reset();
-        showLog(std::move(*log));
-    });
+    // A newer event in another file, another attempt or another analysis drops this one.
+    m_logJobs.startJob(
+        this,
+        [analysis, attempt, file, line, rank, titles, warnOnly](const CancelToken& token) {
+            return std::make_shared<PreparedLog>(
+                prepareLog(analysis->attempts[static_cast<size_t>(attempt)].incident, file, line, rank,
+                    titles, warnOnly, &token));
+        },
+        [this](const std::shared_ptr<PreparedLog>& log) { showLog(std::move(*log)); });
 }
 
 void MainWindow::showLog(PreparedLog log)
@@ -71,36 +67,36 @@ void MainWindow::showLog(PreparedLog log)
     logView()->showPrepared(std::move(log));
 }
 
-void MainWindow::fillRanks(const std::vector<RankRow>& rows)
+void MainWindow::showRankEvent(const QModelIndex& index)
 {
-    m_ranks->clear();
-    QList<QTreeWidgetItem*> items;
-    items.reserve(static_cast<qsizetype>(rows.size()));
-    for (const RankRow& r : rows) {
-        auto* item = new QTreeWidgetItem;
-        item->setData(0, Qt::DisplayRole, r.rank);
-        item->setText(1, r.host);
-        item->setText(2, r.gpu);
-        item->setData(0, Qt::UserRole, r.firstWarn);
-        if (r.firstWarn >= 0) {
-            item->setText(3, r.firstWarnTimed ? r.firstWarnTime : tr("no time"));
-            item->setText(4, r.message);
-            item->setToolTip(4, r.tooltip);
-            if (r.initiating) {
-                QFont f = item->font(0);
-                f.setBold(true);
-                for (int c = 0; c < 5; ++c)
-                    item->setFont(c, f);
-            }
-        }
-        items << item;
+    const int ev = index.data(RankTableModel::FirstWarnEventRole).toInt();
+    if (ev >= 0)
+        showEvent(ev);
+}
+
+// The rank of the event shown is the current row of the rank list (no signal: it is not a click).
+void MainWindow::selectRank(int rank)
+{
+    const int sourceRow = m_rankModel->rowOfRank(rank);
+    if (sourceRow < 0) {
+        m_ranks->clearSelection();
+        return;
     }
-    m_ranks->addTopLevelItems(items);
-    // The list is painted afresh anyway. Told of each column's new width, the tree would repaint the
+    const QModelIndex index = m_rankProxy->mapFromSource(m_rankModel->index(sourceRow, 0));
+    if (m_ranks->selectionModel()->isRowSelected(index.row(), {}))
+        return;
+    m_ranks->selectRow(index.row());
+    m_ranks->scrollTo(index);
+}
+
+void MainWindow::fillRanks(std::vector<RankRow> rows)
+{
+    m_rankModel->setRows(std::move(rows));
+    // The list is painted afresh anyway. Told of each column's new width, the view would repaint the
     // columns once more from a timer of its own, in the turn that shows the diagnosis pane.
     {
-        const QSignalBlocker block(m_ranks->header());
-        for (int c = 0; c < 4; ++c)
+        const QSignalBlocker block(m_ranks->horizontalHeader());
+        for (int c = 0; c < RankTableModel::MessageColumn; ++c)
             m_ranks->resizeColumnToContents(c);
     }
     QMetaObject::invokeMethod(m_ranks, "updateGeometries"); // the scroll bars for the new widths

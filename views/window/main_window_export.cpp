@@ -11,7 +11,6 @@
 #include <QFileDialog>
 #include <QMessageBox>
 #include <QStatusBar>
-#include <QtConcurrent/QtConcurrentRun>
 
 namespace rankscope {
 
@@ -41,22 +40,30 @@ void MainWindow::compareWithHealthyRun(const QString& path)
     r.logPaths << path;
     r.signatureDirs = m_request.signatureDirs;
     statusBar()->showMessage(tr("Comparing with %1…").arg(path));
-    QtConcurrent::run([failing, attempt, r] {
-        const Analysis control = analyze(r);
-        const AttemptAnalysis& a = failing->attempts[static_cast<size_t>(attempt)];
-        if (!control.currentAttempt()) {
-            Divergence d;
-            d.note = QStringLiteral("the control run could not be read: %1").arg(control.error);
-            return d;
-        }
-        return compareWithControl(a.incident, a.diagnosis, control.currentAttempt()->incident);
-    }).then(this, [this](const Divergence& d) {
-        m_divergence->setDivergence(d);
-        if (auto* dock = qobject_cast<QDockWidget*>(m_divergence->parentWidget()))
-            dock->raise();
-        statusBar()->clearMessage();
-        Q_EMIT controlFinished();
-    });
+    if (!m_loadJobs.isRunning()) // the load's progress comes first
+        resetProgress();
+    // Stop, a newer comparison or another analysis drops it; the token stops both the reading of the
+    // control run and the comparison of the two files.
+    m_compareJobs.startJob(
+        this,
+        [failing, attempt, r](const CancelToken& token, const ProgressFn& progress) {
+            const Analysis control = analyze(r, &token, progress);
+            const AttemptAnalysis& a = failing->attempts[static_cast<size_t>(attempt)];
+            if (token.isCancelled())
+                return Divergence {};
+            if (!control.currentAttempt()) {
+                Divergence d;
+                d.note = QStringLiteral("the control run could not be read: %1").arg(control.error);
+                return d;
+            }
+            return compareWithControl(a.incident, a.diagnosis, control.currentAttempt()->incident, &token);
+        },
+        [this](const Divergence& d) {
+            m_divergence->setDivergence(d);
+            controlShown(m_divergence);
+        },
+        [this](qint64 done, qint64 total) { showControlProgress(done, total); });
+    updateBusy();
 }
 
 void MainWindow::verifyFixWith(const QString& path)
@@ -68,16 +75,37 @@ void MainWindow::verifyFixWith(const QString& path)
     r.logPaths << path;
     r.signatureDirs = m_request.signatureDirs;
     statusBar()->showMessage(tr("Verifying the fix with %1…").arg(path));
-    QtConcurrent::run([before, r] {
-        const Analysis after = analyze(r);
-        return verifyFix(*before, after);
-    }).then(this, [this](const VerifyResult& v) {
-        m_verify->setResult(v);
-        if (auto* dock = qobject_cast<QDockWidget*>(m_verify->parentWidget()))
-            dock->raise();
-        statusBar()->clearMessage();
-        Q_EMIT controlFinished();
-    });
+    if (!m_loadJobs.isRunning()) // the load's progress comes first
+        resetProgress();
+    // The token stops the reading of the run after the fix. verifyFix() itself takes no token: stopped
+    // while it runs, its result is simply dropped (it is quick next to the reading).
+    m_verifyJobs.startJob(
+        this,
+        [before, r](const CancelToken& token, const ProgressFn& progress) {
+            const Analysis after = analyze(r, &token, progress);
+            return token.isCancelled() ? VerifyResult {} : verifyFix(*before, after);
+        },
+        [this](const VerifyResult& v) {
+            m_verify->setResult(v);
+            controlShown(m_verify);
+        },
+        [this](qint64 done, qint64 total) { showControlProgress(done, total); });
+    updateBusy();
+}
+
+void MainWindow::showControlProgress(qint64 done, qint64 total)
+{
+    if (!m_loadJobs.isRunning())
+        setProgress(done, total);
+}
+
+void MainWindow::controlShown(QWidget* pane)
+{
+    if (auto* dock = qobject_cast<QDockWidget*>(pane->parentWidget()))
+        dock->raise();
+    statusBar()->clearMessage();
+    updateBusy();
+    Q_EMIT controlFinished();
 }
 
 bool MainWindow::exportReport(const QString& basePath, QString* error)

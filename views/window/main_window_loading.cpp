@@ -1,22 +1,20 @@
 // SPDX-License-Identifier: MIT
 // MainWindow: an analysis and the view of an attempt are built off the UI thread; a finished one is
-// swapped in, a stale or cancelled one dropped.
+// swapped in, a stale or cancelled one dropped. The Stop button and the progress bar.
 #include "diagnosis_pane.h"
 #include "log_view.h"
 #include "main_window.h"
+#include "rank_table_model.h"
 #include "timeline_view.h"
 #include "topology_view.h"
 
-#include <QApplication>
 #include <QCheckBox>
 #include <QComboBox>
 #include <QLabel>
 #include <QLineEdit>
-#include <QPointer>
 #include <QProgressBar>
 #include <QStatusBar>
 #include <QToolButton>
-#include <QTreeWidget>
 #include <QtConcurrent/QtConcurrentRun>
 
 namespace rankscope {
@@ -46,42 +44,67 @@ void MainWindow::addTopology(const QStringList& paths)
 
 void MainWindow::start(const AnalysisRequest& request)
 {
-    if (m_cancel)
-        m_cancel->cancel(); // the older run stops; its result is never shown
     m_request = request;
-    auto token = std::make_shared<CancelToken>();
-    m_cancel = token;
-    const quint64 generation = ++m_generation;
-    m_progress->setRange(0, 1000);
-    m_progress->setValue(0);
-    m_progress->setVisible(true);
-    m_stop->setVisible(true);
+    resetProgress();
     m_banner->setText(tr("Loading…"));
-    QPointer<MainWindow> self(this);
-    auto progress = [self, generation](qint64 done, qint64 total) {
-        QMetaObject::invokeMethod(
-            qApp,
-            [self, generation, done, total] {
-                if (self && self->m_generation == generation && total > 0)
-                    self->m_progress->setValue(static_cast<int>(1000 * done / total));
-            },
-            Qt::QueuedConnection);
-    };
     const bool warnOnly = logView()->warnOnly();
     const bool timelineWarn = timelineWarnOnly();
     const QString timelineText = m_rankText->text();
-    m_watcher.setFuture(QtConcurrent::run([request, token, progress, warnOnly, timelineWarn, timelineText] {
-        Loaded loaded;
-        loaded.analysis = std::make_shared<Analysis>(analyze(request, token.get(), progress));
-        if (!loaded.analysis->cancelled && !token->isCancelled() && loaded.analysis->currentAttempt()) {
-            auto view = std::make_shared<IncidentViewModel>(
-                buildIncidentViewModel(*loaded.analysis, loaded.analysis->current, warnOnly, token.get()));
-            view->timeline.setWarnOnly(timelineWarn);
-            view->timeline.setTextFilter(timelineText);
-            loaded.view = std::move(view);
-        }
-        return loaded;
-    }));
+    // The older run, if any, stops; its result is never shown.
+    m_loadJobs.startJob(
+        this,
+        [request, warnOnly, timelineWarn, timelineText](
+            const CancelToken& token, const ProgressFn& progress) {
+            Loaded loaded;
+            loaded.analysis = std::make_shared<Analysis>(analyze(request, &token, progress));
+            if (!loaded.analysis->cancelled && !token.isCancelled() && loaded.analysis->currentAttempt()) {
+                auto view = std::make_shared<IncidentViewModel>(
+                    buildIncidentViewModel(*loaded.analysis, loaded.analysis->current, warnOnly, &token));
+                view->timeline.setWarnOnly(timelineWarn);
+                view->timeline.setTextFilter(timelineText);
+                loaded.view = std::move(view);
+            }
+            return loaded;
+        },
+        [this](Loaded loaded) { onFinished(std::move(loaded)); },
+        [this](qint64 done, qint64 total) { setProgress(done, total); });
+    updateBusy();
+}
+
+void MainWindow::resetProgress()
+{
+    m_progress->setRange(0, 1000);
+    m_progress->setValue(0);
+}
+
+void MainWindow::setProgress(qint64 done, qint64 total)
+{
+    if (total > 0)
+        m_progress->setValue(static_cast<int>(1000 * done / total));
+}
+
+// The progress bar and Stop show while a load, a comparison or a verification runs.
+void MainWindow::updateBusy()
+{
+    const bool busy = m_loadJobs.isRunning() || isComparing();
+    m_progress->setVisible(busy);
+    m_stop->setVisible(busy);
+}
+
+void MainWindow::stopJobs()
+{
+    // A stopped load still hands back what it has: onFinished drops it and says so.
+    if (m_loadJobs.isRunning())
+        m_loadJobs.cancel();
+    // Of a comparison or a verification nothing partial is worth showing: dropped at once.
+    if (isComparing()) {
+        statusBar()->showMessage(
+            m_compareJobs.isRunning() ? tr("Comparison stopped.") : tr("Verification stopped."), 8000);
+        m_compareJobs.drop();
+        m_verifyJobs.drop();
+        Q_EMIT controlStopped();
+    }
+    updateBusy();
 }
 
 void MainWindow::releaseInBackground(std::shared_ptr<Analysis> analysis)
@@ -91,13 +114,11 @@ void MainWindow::releaseInBackground(std::shared_ptr<Analysis> analysis)
         (void)QtConcurrent::run([a = std::move(analysis)]() mutable { a.reset(); });
 }
 
-void MainWindow::onFinished()
+void MainWindow::onFinished(Loaded loaded)
 {
-    Loaded loaded = m_watcher.future().takeResult();
-    m_progress->setVisible(false);
-    m_stop->setVisible(false);
+    updateBusy();
     std::shared_ptr<Analysis> result = std::move(loaded.analysis);
-    if (!result || result->cancelled || m_cancel->isCancelled()) {
+    if (!result || result->cancelled || m_loadJobs.isCancelled()) {
         // What was shown stays shown, untouched; the partial result goes away off the UI thread.
         loaded.view.reset();
         releaseInBackground(std::move(result));
@@ -106,14 +127,10 @@ void MainWindow::onFinished()
         statusBar()->showMessage(tr("Loading stopped."), 8000);
         return;
     }
-    // A new analysis replaces everything: cancel what still works on the old one.
-    for (auto* token : { &m_viewCancel, &m_logCancel }) {
-        if (*token)
-            (*token)->cancel();
-        token->reset();
-    }
-    ++m_viewGeneration;
-    ++m_logGeneration;
+    // A new analysis replaces everything: what still works on the old one stops and never lands.
+    for (JobTracker* jobs : { &m_viewJobs, &m_logJobs, &m_compareJobs, &m_verifyJobs })
+        jobs->drop();
+    updateBusy();
     std::shared_ptr<Analysis> old = std::move(m_analysis);
     m_analysis = std::move(result);
     m_signatureTitles.clear();
@@ -127,7 +144,7 @@ void MainWindow::onFinished()
         m_banner->setText(tr("Nothing could be read: %1").arg(m_analysis->error));
         m_banner->setStyleSheet(QString());
         m_diagnosis->clear();
-        m_ranks->clear();
+        m_rankModel->clear();
         m_topology->setTopology(nullptr, nullptr, -1);
         updateStatus(nullptr);
         releaseInBackground(std::move(old));
@@ -146,33 +163,29 @@ void MainWindow::showAttempt(int index)
 {
     if (!m_analysis || index < 0 || index >= static_cast<int>(m_analysis->attempts.size()))
         return;
-    // Build the attempt's view off the UI thread; a newer switch makes this one stale.
-    if (m_viewCancel)
-        m_viewCancel->cancel();
-    auto token = std::make_shared<CancelToken>();
-    m_viewCancel = token;
-    const quint64 generation = ++m_viewGeneration;
+    // Build the attempt's view off the UI thread; a newer switch makes this one stale, and so does another
+    // analysis (onFinished drops the job).
     std::shared_ptr<Analysis> analysis = m_analysis;
     const bool warnOnly = logView()->warnOnly();
     const bool timelineWarn = timelineWarnOnly();
     const QString timelineText = m_rankText->text();
     statusBar()->showMessage(tr("Showing %1…").arg(m_attempts->itemText(index)));
-    QtConcurrent::run([analysis, index, warnOnly, timelineWarn, timelineText, token] {
-        auto view = std::make_shared<IncidentViewModel>(
-            buildIncidentViewModel(*analysis, index, warnOnly, token.get()));
-        view->timeline.setWarnOnly(timelineWarn);
-        view->timeline.setTextFilter(timelineText);
-        return view;
-    }).then(this, [this, generation, analysis](std::shared_ptr<IncidentViewModel> view) {
-        if (generation != m_viewGeneration || analysis != m_analysis)
-            return; // a newer switch or another analysis since
-        m_viewCancel.reset();
-        statusBar()->clearMessage();
-        if (view->cancelled)
-            return;
-        applyView(*view);
-        Q_EMIT attemptShown(m_attempt);
-    });
+    m_viewJobs.startJob(
+        this,
+        [analysis, index, warnOnly, timelineWarn, timelineText](const CancelToken& token) {
+            auto view = std::make_shared<IncidentViewModel>(
+                buildIncidentViewModel(*analysis, index, warnOnly, &token));
+            view->timeline.setWarnOnly(timelineWarn);
+            view->timeline.setTextFilter(timelineText);
+            return view;
+        },
+        [this](const std::shared_ptr<IncidentViewModel>& view) {
+            statusBar()->clearMessage();
+            if (view->cancelled)
+                return;
+            applyView(*view);
+            Q_EMIT attemptShown(m_attempt);
+        });
 }
 
 void MainWindow::applyView(IncidentViewModel& view)
@@ -199,7 +212,7 @@ void MainWindow::applyView(IncidentViewModel& view)
     const QString fg = d.failureFound ? QStringLiteral("#8a0f2e") : QStringLiteral("#1b5e20");
     m_banner->setStyleSheet(
         QStringLiteral("QLabel { background: %1; color: %2; border-bottom: 1px solid %2; }").arg(bg, fg));
-    fillRanks(view.ranks);
+    fillRanks(std::move(view.ranks));
     {
         const QSignalBlocker block(m_hostFilter);
         m_hostFilter->clear();
@@ -207,10 +220,7 @@ void MainWindow::applyView(IncidentViewModel& view)
         m_hostFilter->addItems(view.hosts);
     }
     // The log of the initiating event was opened by the job; a pending switch of file is stale now.
-    if (m_logCancel)
-        m_logCancel->cancel();
-    m_logCancel.reset();
-    ++m_logGeneration;
+    m_logJobs.drop();
     m_logFile = -1;
     if (view.log.file >= 0) {
         showLog(std::move(view.log));
