@@ -14,6 +14,34 @@ namespace rankscope {
 
 using namespace detail;
 
+namespace detail {
+
+void renderSignatureTexts(const Signature& sig, const RenderContext& ctx, Diagnosis& d)
+{
+    // What the reader sees never holds a blank: a sentence or command that needs a value this incident
+    // lacks is left out (renderProse), rather than shown with <name>.
+    d.fix = renderProse(sig.fix, ctx);
+    d.summary = renderProse(sig.summary, ctx);
+    if (d.summary.isEmpty())
+        d.summary = sig.title;
+    for (const QString& v : sig.verify) {
+        if (canRender(v, ctx))
+            d.verify.push_back(renderCommand(v, ctx));
+    }
+    for (const QString& v : sig.evidenceCommands) {
+        if (canRender(v, ctx))
+            d.evidenceCommands.push_back(renderCommand(v, ctx));
+    }
+    for (const QString& c : sig.checklist) {
+        const QString item = renderProse(c, ctx);
+        if (!item.isEmpty())
+            d.checklist.push_back(item);
+    }
+    d.siblings = sig.siblings;
+}
+
+} // namespace detail
+
 QStringList suspectLines(const std::vector<Suspect>& suspects)
 {
     QStringList reasons;
@@ -129,28 +157,9 @@ void render(const Incident& inc, const Catalog& cat, const DiagnoseOptions& opti
             ctx.peer = c.second;
     }
     ctx.literal = grepLiteral(sig.literal, e, ctx);
-    // What the reader sees never holds a blank: a sentence or command that needs a value this incident
-    // lacks is left out (renderProse), rather than shown with <name>.
-    d.fix = renderProse(sig.fix, ctx);
-    d.summary = renderProse(sig.summary, ctx);
-    if (d.summary.isEmpty())
-        d.summary = sig.title;
+    renderSignatureTexts(sig, ctx, d);
     for (const QString& extra : options.extraFixLines)
         d.fix += QLatin1Char('\n') + extra;
-    for (const QString& v : sig.verify) {
-        if (canRender(v, ctx))
-            d.verify.push_back(renderCommand(v, ctx));
-    }
-    for (const QString& v : sig.evidenceCommands) {
-        if (canRender(v, ctx))
-            d.evidenceCommands.push_back(renderCommand(v, ctx));
-    }
-    for (const QString& c : sig.checklist) {
-        const QString item = renderProse(c, ctx);
-        if (!item.isEmpty())
-            d.checklist.push_back(item);
-    }
-    d.siblings = sig.siblings;
 }
 
 void rankHypotheses(const Incident& inc, const Catalog& cat, Diagnosis& d)

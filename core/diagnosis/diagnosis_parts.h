@@ -3,6 +3,7 @@
 #pragma once
 
 #include "diagnosis_types.h"
+#include "template_render.h"
 
 namespace rankscope::detail {
 
@@ -15,6 +16,9 @@ int refineSignature(const Incident& inc, const Catalog& cat, const Diagnosis& d,
 void fillCollateral(const Incident& inc, const Catalog& cat, Diagnosis& d);
 void fillSuspects(const Incident& inc, const Catalog& cat, Diagnosis& d);
 void fillTorchrunNotes(const Incident& inc, Diagnosis& d);
+// The entry's summary, fix, checklist and commands, filled from `ctx`; what needs a value it lacks is left
+// out.
+void renderSignatureTexts(const Signature& sig, const RenderContext& ctx, Diagnosis& d);
 // A hang without an error line: NCCL's setup began and no communicator completed it. Fills the headline
 // and the catalog's stall entry (Signature::stall); false when the incident shows no such stall.
 bool diagnoseStall(const Incident& inc, const Catalog& cat, Diagnosis& d);

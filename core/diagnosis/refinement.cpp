@@ -4,6 +4,7 @@
 // different fix. The first variant in catalog order whose conditions all hold is shown.
 #include "diagnosis_parts.h"
 
+#include <algorithm>
 #include <re2/re2.h>
 
 namespace rankscope::detail {
@@ -22,20 +23,30 @@ bool recordMatches(const LogEvent& e, const RE2& re)
 }
 
 // Some event of the incident matches a pattern of one of `ids` (not only its best signature: a tqdm bar
-// glued to a watchdog line is one event with two meanings).
+// glued to a watchdog line is one event with two meanings). Each record is converted to UTF-8 once.
 bool incidentMatches(const Incident& inc, const Catalog& cat, const QStringList& ids)
 {
+    std::vector<const Signature*> wanted;
+    std::vector<int> indices;
     for (const QString& id : ids) {
         const int s = cat.indexOf(id);
-        if (s < 0)
-            continue;
-        const Signature& sig = cat.signatures[static_cast<size_t>(s)];
-        for (const LogEvent& e : inc.events) {
-            if (e.signature == s)
-                return true;
-            for (const auto& re : sig.compiledPatterns) {
-                if (re && recordMatches(e, *re))
-                    return true;
+        if (s >= 0) {
+            wanted.push_back(&cat.signatures[static_cast<size_t>(s)]);
+            indices.push_back(s);
+        }
+    }
+    for (const LogEvent& e : inc.events) {
+        if (std::find(indices.begin(), indices.end(), e.signature) != indices.end())
+            return true;
+        std::vector<std::string> lines { e.text.toStdString() };
+        for (const QString& line : e.continuation)
+            lines.push_back(line.toStdString());
+        for (const Signature* sig : wanted) {
+            for (const auto& re : sig->compiledPatterns) {
+                for (const std::string& line : lines) {
+                    if (re && RE2::PartialMatch(line, *re))
+                        return true;
+                }
             }
         }
     }

@@ -39,22 +39,7 @@ bool diagnoseStall(const Incident& inc, const Catalog& cat, Diagnosis& d)
     const Signature& sig = cat.signatures[static_cast<size_t>(stall)];
     RenderContext ctx;
     ctx.logFolder = d.logFolder;
-    d.summary = renderProse(sig.summary, ctx);
-    d.fix = renderProse(sig.fix, ctx);
-    for (const QString& c : sig.checklist) {
-        const QString item = renderProse(c, ctx);
-        if (!item.isEmpty())
-            d.checklist << item;
-    }
-    for (const QString& v : sig.verify) {
-        if (canRender(v, ctx))
-            d.verify << renderCommand(v, ctx);
-    }
-    for (const QString& v : sig.evidenceCommands) {
-        if (canRender(v, ctx))
-            d.evidenceCommands << renderCommand(v, ctx);
-    }
-    d.siblings = sig.siblings;
+    renderSignatureTexts(sig, ctx, d);
     return true;
 }
 
