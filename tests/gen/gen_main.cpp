@@ -46,8 +46,8 @@ int main(int argc, char* argv[])
     const QCommandLineOption faultRankOpt(QStringLiteral("fault-rank"),
         QStringLiteral("Rank that fails (default min(7, ranks-1))."), QStringLiteral("R"));
     const QCommandLineOption layoutOpt(QStringLiteral("layout"),
-        QStringLiteral("per-rank|nccl|torchrun|combined (default nccl)."), QStringLiteral("LAYOUT"),
-        QStringLiteral("nccl"));
+        QStringLiteral("per-rank|nccl|torchrun|combined|pylog|console|glog|srun (default nccl)."),
+        QStringLiteral("LAYOUT"), QStringLiteral("nccl"));
     const QCommandLineOption gzipOpt(
         QStringLiteral("gzip"), QStringLiteral("Write every file gzip-compressed."));
     const QCommandLineOption seedOpt(QStringLiteral("seed"), QStringLiteral("Seed (default 1)."),
@@ -76,7 +76,8 @@ int main(int argc, char* argv[])
     if (parser.isSet(faultRankOpt) && !toInt(parser.value(faultRankOpt), o.faultRank))
         return fail(QStringLiteral("--fault-rank: not a number: %1").arg(parser.value(faultRankOpt)));
     if (!parseLayout(parser.value(layoutOpt), o.layout))
-        return fail(QStringLiteral("--layout: expected per-rank, nccl, torchrun or combined, got %1")
+        return fail(QStringLiteral(
+            "--layout: expected per-rank, nccl, torchrun, combined, pylog, console, glog or srun, got %1")
                         .arg(parser.value(layoutOpt)));
     bool seedOk = false;
     o.seed = parser.value(seedOpt).toUInt(&seedOk);

@@ -32,6 +32,12 @@ public:
     {
         for (int l = 0; l < job.o.gpusPerNode; ++l)
             prefixes_.push_back("[default" + std::to_string(l) + "]:");
+        if (job.o.layout == Layout::GlogConsole || job.o.layout == Layout::SrunLabelled) {
+            for (int r = 0; r < job.o.ranks; ++r) {
+                rankPrefixes_.push_back("[rank" + std::to_string(r) + "]:");
+                taskLabels_.push_back(std::to_string(r) + ": ");
+            }
+        }
     }
 
     bool run()
@@ -45,6 +51,14 @@ public:
             return torchrunLogDir();
         case Layout::Combined:
             return combined();
+        case Layout::PythonLogging:
+            return pythonLogging();
+        case Layout::TorchrunConsole:
+            return torchrunConsole();
+        case Layout::GlogConsole:
+            return labelledConsole(QStringLiteral("console.log"), rankPrefixes_, false);
+        case Layout::SrunLabelled:
+            return labelledConsole(QStringLiteral("slurm.out"), taskLabels_, true);
         }
         return false;
     }
@@ -200,6 +214,82 @@ private:
         });
     }
 
+    // Per-rank files whose bulk is application logging: four logging lines, then NCCL's, every step.
+    bool pythonLogging()
+    {
+        for (int r = 0; r < job_.o.ranks; ++r) {
+            const bool ok =
+                file(QStringLiteral("rank-%1.log").arg(r, 4, 10, QLatin1Char('0')), [&](LineWriter& w) {
+                    ncclInit(job_, r, w, {});
+                    for (int s = first_; s < end_; ++s) {
+                        appLogStep(job_, r, s, 4, w, {});
+                        ncclStep(job_, r, s, w, {}, hangMark);
+                    }
+                    ncclFault(job_, r, w, {}, mark);
+                    torchFault(job_, r, w, {});
+                });
+            if (!ok)
+                return false;
+        }
+        return true;
+    }
+
+    // torchrun --tee 3 of every node in one file: each step, every rank's logging and NCCL lines, local
+    // rank 0's tqdm bar, and every 50 steps a warnings.warn pair per rank.
+    bool torchrunConsole()
+    {
+        return file(QStringLiteral("console.log"), [&](LineWriter& w) {
+            const int fr = job_.o.fault == Fault::None ? -1 : job_.o.faultRank;
+            for (int n = 0; n < job_.nodes; ++n)
+                agentStart(job_, n, w);
+            for (int r = 0; r < job_.o.ranks; ++r)
+                ncclInit(job_, r, w, prefix(r));
+            for (int s = first_; s < end_; ++s) {
+                for (int r = 0; r < job_.o.ranks; ++r) {
+                    appLogStep(job_, r, s, 2, w, prefix(r));
+                    ncclStep(job_, r, s, w, prefix(r), hangMark);
+                    if (job_.localOf(r) == 0)
+                        tqdmStep(job_, s, w, prefix(r));
+                    if (s % 50 == 1)
+                        warningPair(job_, r, s, w, prefix(r));
+                }
+            }
+            faultTail(w, fr, [&](int r) { return prefix(r); });
+        });
+    }
+
+    // One console, each rank's lines behind its own prefix ([rankN]: or srun -l's "N: "). PyTorch's own
+    // lines carry [rankN]: already: under glog prefixes they are written as they are.
+    bool labelledConsole(const QString& name, const std::vector<std::string>& labels, bool labelTorch)
+    {
+        return file(name, [&](LineWriter& w) {
+            const int fr = job_.o.fault == Fault::None ? -1 : job_.o.faultRank;
+            auto label = [&](int r) { return std::string_view(labels[static_cast<std::size_t>(r)]); };
+            auto torchLabel = [&](int r) { return labelTorch ? label(r) : std::string_view(); };
+            for (int r = 0; r < job_.o.ranks; ++r)
+                ncclInit(job_, r, w, label(r));
+            for (int s = first_; s < end_; ++s) {
+                for (int r = 0; r < job_.o.ranks; ++r) {
+                    torchStep(job_, r, s, w, torchLabel(r));
+                    ncclStep(job_, r, s, w, label(r), hangMark);
+                }
+            }
+            faultTail(w, fr, torchLabel);
+        });
+    }
+
+    template <typename Prefix> void faultTail(LineWriter& w, int fr, const Prefix& pre)
+    {
+        if (fr >= 0) {
+            ncclFault(job_, fr, w, pre(fr), mark);
+            torchFault(job_, fr, w, pre(fr));
+        }
+        for (int r = 0; r < job_.o.ranks; ++r) {
+            if (r != fr)
+                torchFault(job_, r, w, pre(r));
+        }
+    }
+
     void ncclStream(int r, LineWriter& w, std::string_view pre)
     {
         ncclInit(job_, r, w, pre);
@@ -213,6 +303,8 @@ private:
     bool dryRun_;
     int first_, end_;
     std::vector<std::string> prefixes_;
+    std::vector<std::string> rankPrefixes_; // [rankN]:
+    std::vector<std::string> taskLabels_; // "N: " (srun -l)
 };
 
 void setSteps(Job& job, int steps)
@@ -316,7 +408,9 @@ bool parseLayout(const QString& name, Layout& out)
 {
     static const std::pair<const char*, Layout> names[] = { { "per-rank", Layout::PerRankFiles },
         { "nccl", Layout::NcclDebugFiles }, { "torchrun", Layout::TorchrunLogDir },
-        { "combined", Layout::Combined } };
+        { "combined", Layout::Combined }, { "pylog", Layout::PythonLogging },
+        { "console", Layout::TorchrunConsole }, { "glog", Layout::GlogConsole },
+        { "srun", Layout::SrunLabelled } };
     for (const auto& [n, l] : names) {
         if (name == QLatin1String(n)) {
             out = l;

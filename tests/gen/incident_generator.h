@@ -28,6 +28,15 @@ enum class Layout
     TorchrunLogDir,
     // one console.log: [defaultN]:[rankM]: lines of every node interleaved
     Combined,
+    // rank-0003.log whose bulk is Python `logging` lines, NCCL INFO lines between them
+    PythonLogging,
+    // one console.log of torchrun --tee 3: [defaultN]: prefixes, logging lines, tqdm bars ('\r'
+    // between updates), warnings.warn pairs
+    TorchrunConsole,
+    // one console.log, glog-style PyTorch lines and NCCL lines behind [rankN]: prefixes
+    GlogConsole,
+    // one slurm.out of `srun -l`: every line behind its task label ("12: ")
+    SrunLabelled,
 };
 
 struct GenOptions
@@ -57,7 +66,8 @@ struct GenResult
 
 GenResult generateIncident(const GenOptions& o, const QString& outDir);
 
-// Parses "--fault"/"--layout" spellings (ib, gdr, shm, hang, none / per-rank, nccl, torchrun, combined).
+// Parses "--fault"/"--layout" spellings (ib, gdr, shm, hang, none / per-rank, nccl, torchrun, combined,
+// pylog, console, glog, srun).
 bool parseFault(const QString& name, Fault& out);
 bool parseLayout(const QString& name, Layout& out);
 // "1G", "512M", "64k", "1000": bytes (binary multiples); -1 when malformed.

@@ -875,4 +875,91 @@ void agentEnd(const Job& job, int node, LineWriter& w)
     e.put(eq);
 }
 
+// ---- application lines (the bench's shapes) ----
+
+namespace {
+
+// Python logging's default asctime: "2026-03-14 02:05:11,207".
+void pyStamp(std::string& out, qint64 ms)
+{
+    const Civil c = civil(ms);
+    appendf(out, "%04d-%02d-%02d %02d:%02d:%02d,%03d", c.y, c.mo, c.d, c.h, c.mi, c.s, c.ms);
+}
+
+qint64 stepStart(const Job& job, int rank, int step)
+{
+    return job.startMs + step * job.stepMs
+        + rndInt(job, 6, static_cast<quint64>(rank), static_cast<quint64>(step), 0,
+            static_cast<int>(std::min<qint64>(job.stepMs / 4, 40)));
+}
+
+} // namespace
+
+void appLogStep(const Job& job, int rank, int step, int lines, LineWriter& w, std::string_view prefix)
+{
+    if (!logsStep(job, rank, step))
+        return;
+    Emit e(w, prefix);
+    const qint64 ms = stepStart(job, rank, step);
+    const double progress = static_cast<double>(step) / std::max(1, job.steps);
+    const double loss =
+        2.3 + 8.0 * std::exp(-6.0 * progress) + 0.05 * rndUnit(job, 7, static_cast<quint64>(step));
+    const double u = rndUnit(job, 9, static_cast<quint64>(rank), static_cast<quint64>(step));
+    const int n = std::clamp(lines, 1, 4);
+    pyStamp(e.line, ms);
+    appendf(e.line, " - INFO - train.py:88 - rank %d: step %d loss %.4f lr 3.00e-04 tokens/s %d", rank,
+        step + 1, loss, 410000 + static_cast<int>(u * 9000));
+    e.put();
+    if (n > 1) {
+        pyStamp(e.line, ms + 3);
+        appendf(e.line, " - INFO - data.py:141 - rank %d: batch %d fetched in %.1f ms (queue depth %d)", rank,
+            step + 1, 2.0 + 6.0 * u, 1 + static_cast<int>(u * 7));
+        e.put();
+    }
+    if (n > 2) {
+        pyStamp(e.line, ms + 5);
+        appendf(e.line, " - DEBUG - optim.py:57 - rank %d: grad_norm %.3f clip 1.0 loss_scale 65536.0", rank,
+            0.6 + 0.4 * u);
+        e.put();
+    }
+    if (n > 3) {
+        pyStamp(e.line, ms + 9);
+        appendf(e.line, " - INFO - metrics.py:33 - rank %d: throughput %.1f samples/s mfu %.3f", rank,
+            96.0 + 4.0 * u, 0.41 + 0.02 * u);
+        e.put();
+    }
+}
+
+void tqdmStep(const Job& job, int step, LineWriter& w, std::string_view prefix)
+{
+    // tqdm rewrites its bar in place: updates separated by '\r', one '\n' when the line is left.
+    Emit e(w, prefix);
+    const int total = std::max(1, job.steps) * 4; // four micro-batches a step, one update each
+    for (int k = 1; k <= 4; ++k) {
+        const int done = std::min(total, step * 4 + k);
+        const int pct = done * 100 / total;
+        const int bar = pct / 10;
+        appendf(e.line, "\rtrain: %3d%%|%.*s%.*s| %d/%d [%02d:%02d<%02d:%02d, %.2fit/s]", pct, bar,
+            "##########", 10 - bar, "          ", done, total, done / 60 % 60, done % 60,
+            (total - done) / 60 % 60, (total - done) % 60, 4000.0 / static_cast<double>(job.stepMs));
+    }
+    e.put();
+}
+
+void warningPair(const Job& job, int rank, int step, LineWriter& w, std::string_view prefix)
+{
+    if (!logsStep(job, rank, step))
+        return;
+    Emit e(w, prefix);
+    e.put("/usr/local/lib/python3.12/dist-packages/torch/utils/checkpoint.py:295: FutureWarning: "
+          "`torch.cpu.amp.autocast(args...)` is deprecated. Please use `torch.amp.autocast('cpu', args...)` "
+          "instead.");
+    e.put("  with torch.enable_grad(), device_autocast_ctx, "
+          "torch.cpu.amp.autocast(**ctx.cpu_autocast_kwargs):  "
+          "# type: ignore[attr-defined]");
+    e.put("/usr/local/lib/python3.12/dist-packages/torch/nn/modules/module.py:1747: UserWarning: "
+          "Using a non-full backward hook when the forward contains multiple autograd Nodes is deprecated.");
+    e.put("  warnings.warn(");
+}
+
 } // namespace rankscope::testgen::detail

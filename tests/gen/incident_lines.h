@@ -52,6 +52,12 @@ void torchStep(const Job& job, int rank, int step, LineWriter& w, std::string_vi
 void ncclFault(const Job& job, int rank, LineWriter& w, std::string_view prefix, FaultMark& mark);
 // The fault rank's PyTorch error, or a survivor's watchdog timeout; nothing for ranks the agent SIGTERMs.
 void torchFault(const Job& job, int rank, LineWriter& w, std::string_view prefix);
+// Application lines around the training loop, for the bench's shapes: Python `logging` lines
+// ("2026-03-14 02:05:11,207 - INFO - train.py:88 - rank 81: step 6510 loss ..."), `lines` of them per
+// step (1..4); one tqdm progress line whose updates are separated by '\r'; a warnings.warn pair.
+void appLogStep(const Job& job, int rank, int step, int lines, LineWriter& w, std::string_view prefix);
+void tqdmStep(const Job& job, int step, LineWriter& w, std::string_view prefix);
+void warningPair(const Job& job, int rank, int step, LineWriter& w, std::string_view prefix);
 void agentStart(const Job& job, int node, LineWriter& w);
 void agentEnd(const Job& job, int node, LineWriter& w);
 
