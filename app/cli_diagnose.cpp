@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: MIT
-// `rankscope diagnose PATH...`: the analysis and a report on stdout.
+// `rankscope diagnose PATH...`: the analysis and a report on stdout. What the report holds is decided in
+// core (buildReportInput); this file reads the options and chooses the format.
 #include "analysis.h"
 #include "cli.h"
-#include "control_compare.h"
+#include "cli_parser.h"
+#include "control_run.h"
 #include "report.h"
-#include "topology_report.h"
+#include "report_input.h"
 
 #include <QJsonDocument>
 #include <cstdio>
@@ -13,11 +15,6 @@
 namespace rankscope {
 
 namespace {
-
-void printErr(const QString& s)
-{
-    std::fprintf(stderr, "rankscope diagnose: %s\n", s.toLocal8Bit().constData());
-}
 
 // The analysis of a big incident is millions of small allocations, and the process exits right after the
 // report: freeing them one by one took 45 ms of a 1.4 s run on 1 GB. The last analysis is left to the OS
@@ -29,112 +26,103 @@ void keepUntilExit(std::unique_ptr<Analysis> analysis)
     kept = analysis.release();
 }
 
+QByteArray render(const ReportInput& report, const QString& format)
+{
+    if (format == QLatin1String("json"))
+        return QJsonDocument(reportJson(report)).toJson(QJsonDocument::Indented);
+    return (format == QLatin1String("markdown") ? reportMarkdown(report) : reportText(report)).toUtf8();
+}
+
 } // namespace
 
 int runDiagnoseCommand(const QStringList& args)
 {
+    CommandParser cli(QStringLiteral("diagnose"),
+        QStringLiteral("PATH... [--topology FILE]... [--format text|json|markdown] [--signatures DIR]...\n"
+                       "                          [--attempt N] [--control HEALTHY_RUN] [--host NAME]"),
+        QStringLiteral("Diagnoses why a distributed training job died, from its logs."));
+    QCommandLineParser& p = cli.parser();
+    const QCommandLineOption format({ QStringLiteral("f"), QStringLiteral("format") },
+        QStringLiteral("Report format: text, json or markdown (default: text)."), QStringLiteral("FORMAT"),
+        QStringLiteral("text"));
+    const QCommandLineOption topology({ QStringLiteral("t"), QStringLiteral("topology") },
+        QStringLiteral("A topology capture (nvidia-smi, rocm-smi, NCCL or hwloc XML); repeatable."),
+        QStringLiteral("FILE"));
+    const QCommandLineOption signatures(QStringLiteral("signatures"),
+        QStringLiteral("A folder of extra signature files; repeatable."), QStringLiteral("DIR"));
+    const QCommandLineOption attempt(QStringLiteral("attempt"),
+        QStringLiteral("Report attempt_N of an elastic job (default: the latest)."), QStringLiteral("N"));
+    const QCommandLineOption control(QStringLiteral("control"),
+        QStringLiteral("A healthy run of the same job: report the first line that differs from it."),
+        QStringLiteral("HEALTHY_RUN"));
+    const QCommandLineOption host(QStringLiteral("host"),
+        QStringLiteral("The host of topology captures that do not name one."), QStringLiteral("NAME"));
+    p.addOptions({ format, topology, signatures, attempt, control, host });
+    p.addPositionalArgument(QStringLiteral("PATH"),
+        QStringLiteral("Log folders, log files (plain or gzip), archives, or - for stdin."),
+        QStringLiteral("PATH..."));
+    if (const std::optional<int> done = cli.parse(args))
+        return *done;
+
+    const QString fmt = p.value(format);
+    if (fmt != QLatin1String("text") && fmt != QLatin1String("json") && fmt != QLatin1String("markdown"))
+        return cli.usageError(QStringLiteral("--format must be text, json or markdown, not %1").arg(fmt));
+    int attemptNumber = -1;
+    if (p.isSet(attempt)) {
+        bool ok = false;
+        attemptNumber = p.value(attempt).toInt(&ok);
+        if (!ok || attemptNumber < 0)
+            return cli.usageError(
+                QStringLiteral("--attempt must be a number of 0 or more, not %1").arg(p.value(attempt)));
+    }
     AnalysisRequest request;
     request.lineIndex = false; // nothing here pages through a file; the evidence's file is indexed on open
-    QString format = QStringLiteral("text");
-    int attempt = -1;
-    QString controlPath;
-    for (int i = 0; i < args.size(); ++i) {
-        const QString& a = args[i];
-        const bool takesValue = a == QLatin1String("--format") || a == QLatin1String("-f")
-            || a == QLatin1String("--topology") || a == QLatin1String("-t")
-            || a == QLatin1String("--signatures") || a == QLatin1String("--attempt")
-            || a == QLatin1String("--host") || a == QLatin1String("--control");
-        if (takesValue && i + 1 >= args.size()) {
-            printErr(QStringLiteral("%1 needs a value").arg(a));
-            return 64;
-        }
-        if (a == QLatin1String("--format") || a == QLatin1String("-f"))
-            format = args[++i];
-        else if (a == QLatin1String("--topology") || a == QLatin1String("-t"))
-            request.topologyPaths << args[++i];
-        else if (a == QLatin1String("--signatures"))
-            request.signatureDirs << args[++i];
-        else if (a == QLatin1String("--attempt"))
-            attempt = args[++i].toInt();
-        else if (a == QLatin1String("--host"))
-            request.topologyHost = args[++i];
-        else if (a == QLatin1String("--control"))
-            controlPath = args[++i];
-        else if (a.startsWith(QLatin1String("--"))) {
-            printErr(QStringLiteral("unknown option %1 (rankscope --help lists the options)").arg(a));
-            return 64;
-        } else
-            request.logPaths << a;
-    }
-    if (format != QLatin1String("text") && format != QLatin1String("json")
-        && format != QLatin1String("markdown")) {
-        printErr(QStringLiteral("--format must be text, json or markdown, not %1").arg(format));
-        return 64;
-    }
-    if (request.logPaths.isEmpty()) {
-        printErr(QStringLiteral("no input: give log folders or files (or - for stdin)"));
-        return 2;
-    }
+    request.logPaths = p.positionalArguments();
+    request.topologyPaths = p.values(topology);
+    request.signatureDirs = p.values(signatures);
+    request.topologyHost = p.value(host);
+    if (request.logPaths.isEmpty())
+        return cli.usageError(QStringLiteral("no input: give log folders or files (or - for stdin)"));
 
     auto owned = std::make_unique<Analysis>(analyze(request));
-    Analysis& analysis = *owned;
+    const Analysis& analysis = *owned;
     for (const QString& e : analysis.catalog.errors)
-        printErr(QStringLiteral("signature catalog: %1").arg(e));
+        cli.printError(QStringLiteral("signature catalog: %1").arg(e));
     for (const QString& e : analysis.topology.errors)
-        printErr(QStringLiteral("topology: %1").arg(e));
+        cli.printError(QStringLiteral("topology: %1").arg(e));
     if (analysis.attempts.empty()) {
-        printErr(analysis.error);
-        return 2;
+        cli.printError(analysis.error);
+        return exitStatus(ExitCode::NothingReadable);
     }
-    int which = analysis.current;
-    QStringList attempts;
-    for (size_t i = 0; i < analysis.attempts.size(); ++i) {
-        attempts << analysis.attempts[i].incident.label;
-        if (attempt >= 0 && analysis.attempts[i].incident.label == QStringLiteral("attempt_%1").arg(attempt))
-            which = static_cast<int>(i);
-    }
-    const AttemptAnalysis& a = analysis.attempts[static_cast<size_t>(which)];
-
-    ReportInput report;
-    report.incident = &a.incident;
-    report.diagnosis = &a.diagnosis;
-    report.catalog = &analysis.catalog.catalog;
-    if (attempts.size() > 1)
-        report.attempts = attempts;
-    if (!analysis.topology.hosts.empty()) {
-        report.topology = topologyToJson(analysis.topology, &a.placement);
-        report.topologyText = placementText(analysis.topology, a.placement);
-    }
-    // A healthy run as a control: the first line before the failure that differs from it.
-    bool haveDivergence = false;
-    Divergence divergence;
-    if (!controlPath.isEmpty()) {
-        AnalysisRequest cr;
-        cr.lineIndex = false;
-        cr.logPaths << controlPath;
-        cr.signatureDirs = request.signatureDirs;
-        const Analysis control = analyze(cr);
-        if (const AttemptAnalysis* c = control.currentAttempt()) {
-            divergence = compareWithControl(a.incident, a.diagnosis, c->incident);
-            haveDivergence = true;
-        } else {
-            printErr(QStringLiteral("--control %1: %2").arg(controlPath, control.error));
+    const AttemptAnalysis* shown = analysis.currentAttempt();
+    if (attemptNumber >= 0) {
+        shown = attemptByNumber(analysis, attemptNumber);
+        if (!shown) {
+            QStringList labels;
+            for (const AttemptAnalysis& a : analysis.attempts)
+                labels << a.incident.label;
+            return cli.usageError(QStringLiteral("there is no attempt_%1; the attempts are %2")
+                                      .arg(attemptNumber)
+                                      .arg(labels.join(QStringLiteral(", "))));
         }
     }
-    QByteArray out;
-    if (format == QLatin1String("json")) {
-        QJsonObject json = reportJson(report);
-        json.insert(QStringLiteral("divergence"),
-            haveDivergence ? QJsonValue(divergenceToJson(divergence)) : QJsonValue());
-        out = QJsonDocument(json).toJson(QJsonDocument::Indented);
-    } else {
-        out = (format == QLatin1String("markdown") ? reportMarkdown(report) : reportText(report)).toUtf8();
-        if (haveDivergence)
-            out += "\nDIVERGENCE FROM THE HEALTHY RUN\n" + divergenceToText(divergence).toUtf8();
+
+    // A healthy run as a control: the first line before the failure that differs from it.
+    std::unique_ptr<Divergence> divergence;
+    if (p.isSet(control)) {
+        AnalysisRequest cr;
+        cr.lineIndex = false;
+        cr.logPaths << p.value(control);
+        cr.signatureDirs = request.signatureDirs;
+        QString error;
+        divergence = std::make_unique<Divergence>(compareWithControlRun(*shown, cr, nullptr, {}, &error));
+        if (!error.isEmpty())
+            cli.printError(QStringLiteral("--control %1: %2").arg(p.value(control), error));
     }
+    const QByteArray out = render(buildReportInput(analysis, *shown, divergence.get()), fmt);
     std::fwrite(out.constData(), 1, static_cast<size_t>(out.size()), stdout);
     keepUntilExit(std::move(owned));
-    return 0;
+    return exitStatus(ExitCode::Analysed);
 }
 
 } // namespace rankscope

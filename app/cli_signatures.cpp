@@ -1,59 +1,63 @@
 // SPDX-License-Identifier: MIT
 #include "cli_signatures.h"
 
+#include "cli_parser.h"
 #include "signature_catalog.h"
 #include "signature_check.h"
 
 #include <QTextStream>
-#include <cstdio>
 
 namespace rankscope {
 
 namespace {
 
-constexpr const char* kUsage =
-    "usage: rankscope signatures check [DIR]   validate a catalog (default: the built-in one)\n"
-    "       rankscope signatures list [DIR]    print id, role, family and title\n";
-
-int runCheck(const QString& dir, QTextStream& out, QTextStream& err)
+int runCheck(const CommandParser& cli, const QString& dir, QTextStream& out)
 {
     const CatalogCheckReport report = checkCatalogDir(dir);
     for (const QString& problem : report.problems)
-        err << "error: " << problem << '\n';
-    err.flush();
+        cli.printError(problem);
     out << report.summary() << " (" << report.examplesRun << " examples run)\n";
-    return report.ok() ? 0 : 1;
+    return exitStatus(report.ok() ? ExitCode::Analysed : ExitCode::CheckFailed);
 }
 
-int runList(const QString& dir, QTextStream& out, QTextStream& err)
+int runList(const CommandParser& cli, const QString& dir, QTextStream& out)
 {
     const CatalogLoadResult loaded = dir.isEmpty() ? loadDefaultCatalog() : loadCatalogDir(dir);
     for (const QString& e : loaded.errors)
-        err << "error: " << e << '\n';
-    err.flush();
+        cli.printError(e);
     for (const Signature& s : loaded.catalog.signatures)
         out << s.id << '\t' << signatureRoleName(s.role) << '\t' << s.family << '\t' << s.title << '\n';
-    return loaded.ok() ? 0 : 1;
+    if (loaded.catalog.signatures.empty())
+        return exitStatus(ExitCode::NothingReadable);
+    return exitStatus(loaded.ok() ? ExitCode::Analysed : ExitCode::CheckFailed);
 }
 
 } // namespace
 
 int runSignaturesCommand(const QStringList& args)
 {
+    CommandParser cli(QStringLiteral("signatures"), QStringLiteral("check [DIR] | list [DIR]"),
+        QStringLiteral("check: loads a signature catalog (default: the built-in one), reports every error\n"
+                       "with file, entry and field, and runs every example.\n"
+                       "list: prints each signature's id, role, family and title."));
+    cli.parser().addPositionalArgument(
+        QStringLiteral("ACTION"), QStringLiteral("check or list."), QStringLiteral("check|list"));
+    cli.parser().addPositionalArgument(QStringLiteral("DIR"),
+        QStringLiteral("A catalog folder (default: the built-in catalog)."), QStringLiteral("[DIR]"));
+    if (const std::optional<int> done = cli.parse(args))
+        return *done;
+    const QStringList words = cli.parser().positionalArguments();
+    if (words.isEmpty())
+        return cli.usageError(QStringLiteral("say check or list"));
+    if (words.size() > 2)
+        return cli.usageError(QStringLiteral("unexpected argument %1").arg(words.at(2)));
+    const QString dir = words.size() == 2 ? words.at(1) : QString();
     QTextStream out(stdout);
-    QTextStream err(stderr);
-    if (args.isEmpty() || args.size() > 2 || args.first() == QLatin1String("--help")
-        || args.first() == QLatin1String("-h")) {
-        (args.isEmpty() ? err : out) << kUsage;
-        return args.isEmpty() || args.size() > 2 ? 2 : 0;
-    }
-    const QString dir = args.size() == 2 ? args.at(1) : QString();
-    if (args.first() == QLatin1String("check"))
-        return runCheck(dir, out, err);
-    if (args.first() == QLatin1String("list"))
-        return runList(dir, out, err);
-    err << "unknown signatures command '" << args.first() << "'\n" << kUsage;
-    return 2;
+    if (words.first() == QLatin1String("check"))
+        return runCheck(cli, dir, out);
+    if (words.first() == QLatin1String("list"))
+        return runList(cli, dir, out);
+    return cli.usageError(QStringLiteral("unknown action '%1': say check or list").arg(words.first()));
 }
 
 } // namespace rankscope

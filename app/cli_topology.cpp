@@ -1,8 +1,11 @@
 // SPDX-License-Identifier: MIT
+// `rankscope topology` and `rankscope capture-topology`. The captures and the logs go through analyze(),
+// the same entry point as `rankscope diagnose`; this file reads the options and prints.
 #include "cli_topology.h"
 
-#include "ingest.h"
-#include "topology_placement.h"
+#include "analysis.h"
+#include "cli_parser.h"
+#include "topology_analysis.h"
 #include "topology_report.h"
 
 #include <QFile>
@@ -14,128 +17,102 @@ namespace rankscope {
 
 namespace {
 
-constexpr const char* kTopologyUsage =
-    "usage: rankscope topology FILE... [--host NAME] [--logs PATH] [--format text|json]\n"
-    "  FILE: nvidia-smi topo -m / -p2p r, rocm-smi --showtopo, NCCL topology XML or hwloc XML;\n"
-    "        the host comes from --host, the capture (hwloc HostName) or the file name (kind.HOST.ext)\n"
-    "  --logs PATH: place the ranks of the job logs in PATH on the topology\n";
-
-constexpr const char* kCaptureUsage = "usage: rankscope capture-topology [-o FILE]\n";
+void printText(QTextStream& out, const Analysis& analysis, const PlacementResult& placement)
+{
+    out << topologyText(analysis.topology);
+    if (analysis.currentAttempt()) {
+        out << placementText(analysis.topology, placement);
+    } else {
+        out << capturesOnlyText(analysis.topology, placement);
+    }
+}
 
 } // namespace
 
 int runTopologyCommand(const QStringList& args)
 {
+    CommandParser cli(QStringLiteral("topology"),
+        QStringLiteral("FILE... [--host NAME] [--logs PATH] [--format text|json]"),
+        QStringLiteral("Reads topology captures: GPUs, NICs, NUMA nodes, the paths between them, and the\n"
+                       "closest NIC per local rank (NCCL_IB_HCA)."));
+    QCommandLineParser& p = cli.parser();
+    const QCommandLineOption host(QStringLiteral("host"),
+        QStringLiteral("The host of captures that do not name one (else the capture's HostName or the\n"
+                       "file name, kind.HOST.ext)."),
+        QStringLiteral("NAME"));
+    const QCommandLineOption logs(QStringLiteral("logs"),
+        QStringLiteral("Place the ranks of the job logs in PATH on the topology; repeatable."),
+        QStringLiteral("PATH"));
+    const QCommandLineOption format({ QStringLiteral("f"), QStringLiteral("format") },
+        QStringLiteral("Output format: text or json (default: text)."), QStringLiteral("FORMAT"),
+        QStringLiteral("text"));
+    p.addOptions({ host, logs, format });
+    p.addPositionalArgument(QStringLiteral("FILE"),
+        QStringLiteral("nvidia-smi topo -m / -p2p r, rocm-smi --showtopo, NCCL topology XML or hwloc XML."),
+        QStringLiteral("FILE..."));
+    if (const std::optional<int> done = cli.parse(args))
+        return *done;
+    const QString fmt = p.value(format);
+    if (fmt != QLatin1String("text") && fmt != QLatin1String("json"))
+        return cli.usageError(QStringLiteral("--format must be text or json, not %1").arg(fmt));
+    AnalysisRequest request;
+    request.lineIndex = false;
+    request.topologyPaths = p.positionalArguments();
+    request.topologyHost = p.value(host);
+    request.logPaths = p.values(logs);
+    if (request.topologyPaths.isEmpty())
+        return cli.usageError(QStringLiteral("no topology file given"));
+
+    const Analysis analysis = analyze(request);
+    // Every capture that could not be read is named, whatever else was.
+    for (const QString& e : analysis.topology.errors)
+        cli.printError(e);
+    if (!request.logPaths.isEmpty() && analysis.attempts.empty()) {
+        cli.printError(
+            QStringLiteral("--logs %1: %2").arg(request.logPaths.join(QStringLiteral(", ")), analysis.error));
+        return exitStatus(ExitCode::NothingReadable);
+    }
+    if (analysis.topology.hosts.empty())
+        return exitStatus(ExitCode::NothingReadable);
+
+    const PlacementResult placement = currentPlacement(analysis);
     QTextStream out(stdout);
-    QTextStream err(stderr);
-    QStringList files;
-    QString host, logs, format = QStringLiteral("text");
-    for (qsizetype i = 0; i < args.size(); ++i) {
-        const QString& a = args.at(i);
-        const bool hasValue = i + 1 < args.size();
-        if (a == u"-h" || a == u"--help") {
-            out << kTopologyUsage;
-            return 0;
-        }
-        if ((a == u"--host" || a == u"--logs" || a == u"--format") && !hasValue) {
-            err << "error: " << a << " needs a value\n" << kTopologyUsage;
-            return 2;
-        }
-        if (a == u"--host")
-            host = args.at(++i);
-        else if (a == u"--logs")
-            logs = args.at(++i);
-        else if (a == u"--format")
-            format = args.at(++i);
-        else if (a.startsWith(u"--")) {
-            err << "error: unknown option " << a << '\n' << kTopologyUsage;
-            return 2;
-        } else
-            files << a;
-    }
-    if (files.isEmpty() || (format != u"text" && format != u"json")) {
-        err << (files.isEmpty() ? "error: no topology file given\n"
-                                : "error: --format must be text or json\n")
-            << kTopologyUsage;
-        return 2;
-    }
-
-    const TopologySet set = loadTopologyFiles(files, host);
-    PlacementResult placement;
-    bool placed = false;
-    if (!logs.isEmpty()) {
-        LoadOptions options;
-        options.paths << logs;
-        const LoadResult loaded = loadIncidents(options);
-        if (!loaded.error.isEmpty() || loaded.current < 0) {
-            err << "error: "
-                << (loaded.error.isEmpty() ? QStringLiteral("no incident in ") + logs : loaded.error) << '\n';
-            return 1;
-        }
-        placement = placeRanks(loaded.incidents[static_cast<size_t>(loaded.current)].ranks, set);
-        placed = true;
-    } else {
-        for (const HostTopology& h : set.hosts) { // the NCCL_IB_HCA fix needs no logs
-            const std::vector<HcaChoice> c = closestNicPerLocalRank(h, {});
-            placement.hca.insert(placement.hca.end(), c.begin(), c.end());
-            const QString script = hcaCaseScript(c);
-            if (!script.isEmpty() && !placement.hcaScripts.contains(script))
-                placement.hcaScripts << script;
-        }
-    }
-
-    if (format == u"json") {
-        out << QJsonDocument(topologyToJson(set, &placement)).toJson(QJsonDocument::Indented);
-    } else {
-        out << topologyText(set);
-        if (placed)
-            out << placementText(set, placement);
-        else if (!placement.hca.empty()) {
-            out << "Closest NIC per local rank (NCCL_IB_HCA)\n";
-            for (const HcaChoice& c : placement.hca)
-                out << "  " << c.host << ": " << c.text() << '\n';
-            for (const QString& s : placement.hcaScripts)
-                out << "  " << s << '\n';
-        }
-    }
-    out.flush();
-    for (const QString& e : set.errors)
-        err << "error: " << e << '\n';
-    return set.errors.isEmpty() ? 0 : 1;
+    if (fmt == QLatin1String("json"))
+        out << QJsonDocument(topologyToJson(analysis.topology, &placement)).toJson(QJsonDocument::Indented);
+    else
+        printText(out, analysis, placement);
+    return exitStatus(ExitCode::Analysed);
 }
 
 int runCaptureTopologyCommand(const QStringList& args)
 {
-    QTextStream err(stderr);
-    QString output;
-    for (qsizetype i = 0; i < args.size(); ++i) {
-        if (args.at(i) == u"-h" || args.at(i) == u"--help") {
-            QTextStream(stdout) << kCaptureUsage;
-            return 0;
-        }
-        if ((args.at(i) == u"-o" || args.at(i) == u"--output") && i + 1 < args.size()) {
-            output = args.at(++i);
-            continue;
-        }
-        err << "error: unexpected argument " << args.at(i) << '\n' << kCaptureUsage;
-        return 2;
-    }
+    CommandParser cli(QStringLiteral("capture-topology"), QStringLiteral("[-o FILE]"),
+        QStringLiteral("Writes this machine's topology as hwloc XML, I/O devices included."));
+    const QCommandLineOption output({ QStringLiteral("o"), QStringLiteral("output") },
+        QStringLiteral("Write to FILE instead of stdout (- is stdout)."), QStringLiteral("FILE"));
+    cli.parser().addOption(output);
+    if (const std::optional<int> done = cli.parse(args))
+        return *done;
+    if (!cli.parser().positionalArguments().isEmpty())
+        return cli.usageError(
+            QStringLiteral("unexpected argument %1").arg(cli.parser().positionalArguments().front()));
     const HwlocExport e = exportLocalHwlocXml();
     if (!e.error.isEmpty()) {
-        err << "error: " << e.error << '\n';
-        return 1;
+        cli.printError(e.error);
+        return exitStatus(ExitCode::NothingReadable);
     }
-    if (output.isEmpty() || output == u"-") {
+    const QString path = cli.parser().value(output);
+    if (path.isEmpty() || path == QLatin1String("-")) {
         std::fwrite(e.xml.constData(), 1, static_cast<size_t>(e.xml.size()), stdout);
         std::fflush(stdout);
-        return 0;
+        return exitStatus(ExitCode::Analysed);
     }
-    QFile f(output);
+    QFile f(path);
     if (!f.open(QIODevice::WriteOnly | QIODevice::Truncate) || f.write(e.xml) != e.xml.size()) {
-        err << "error: " << output << ": cannot write: " << f.errorString() << '\n';
-        return 1;
+        cli.printError(QStringLiteral("%1: cannot write: %2").arg(path, f.errorString()));
+        return exitStatus(ExitCode::NothingReadable);
     }
-    return 0;
+    return exitStatus(ExitCode::Analysed);
 }
 
 } // namespace rankscope

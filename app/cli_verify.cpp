@@ -2,6 +2,7 @@
 #include "cli_verify.h"
 
 #include "analysis.h"
+#include "cli_parser.h"
 #include "verify_fix.h"
 
 #include <QJsonDocument>
@@ -9,74 +10,58 @@
 
 namespace rankscope {
 
-namespace {
-
-void printErr(const QString& s)
-{
-    std::fprintf(stderr, "rankscope verify: %s\n", s.toLocal8Bit().constData());
-}
-
-} // namespace
-
 int runVerifyCommand(const QStringList& args)
 {
-    AnalysisRequest before, after;
-    before.lineIndex = after.lineIndex = false; // both are only reported on, never paged through
-    QString format = QStringLiteral("text");
-    QStringList signatureDirs;
-    for (int i = 0; i < args.size(); ++i) {
-        const QString& a = args[i];
-        const bool known = a == QLatin1String("--before") || a == QLatin1String("--after")
-            || a == QLatin1String("--format") || a == QLatin1String("-f")
-            || a == QLatin1String("--signatures");
-        if (!known) {
-            printErr(QStringLiteral("unknown argument %1 (use --before PATH --after PATH)").arg(a));
-            return 64;
-        }
-        if (i + 1 >= args.size()) {
-            printErr(QStringLiteral("%1 needs a value").arg(a));
-            return 64;
-        }
-        const QString& value = args[++i];
-        if (a == QLatin1String("--before"))
-            before.logPaths << value;
-        else if (a == QLatin1String("--after"))
-            after.logPaths << value;
-        else if (a == QLatin1String("--signatures"))
-            signatureDirs << value;
-        else
-            format = value;
-    }
-    if (format != QLatin1String("text") && format != QLatin1String("json")) {
-        printErr(QStringLiteral("--format must be text or json, not %1").arg(format));
-        return 64;
-    }
-    if (before.logPaths.isEmpty() || after.logPaths.isEmpty()) {
-        printErr(QStringLiteral(
+    CommandParser cli(QStringLiteral("verify"),
+        QStringLiteral("--before PATH --after PATH [--format text|json] [--signatures DIR]..."),
+        QStringLiteral("Verifies a fix: the failing run before it against a run after it (PASS or FAIL)."));
+    QCommandLineParser& p = cli.parser();
+    const QCommandLineOption before(QStringLiteral("before"),
+        QStringLiteral("The failing run (a log folder or file); repeatable."), QStringLiteral("PATH"));
+    const QCommandLineOption after(QStringLiteral("after"),
+        QStringLiteral("The run after the fix; repeatable."), QStringLiteral("PATH"));
+    const QCommandLineOption format({ QStringLiteral("f"), QStringLiteral("format") },
+        QStringLiteral("Output format: text or json (default: text)."), QStringLiteral("FORMAT"),
+        QStringLiteral("text"));
+    const QCommandLineOption signatures(QStringLiteral("signatures"),
+        QStringLiteral("A folder of extra signature files; repeatable."), QStringLiteral("DIR"));
+    p.addOptions({ before, after, format, signatures });
+    if (const std::optional<int> done = cli.parse(args))
+        return *done;
+    if (!p.positionalArguments().isEmpty())
+        return cli.usageError(QStringLiteral("unexpected argument %1 (use --before PATH --after PATH)")
+                                  .arg(p.positionalArguments().front()));
+    const QString fmt = p.value(format);
+    if (fmt != QLatin1String("text") && fmt != QLatin1String("json"))
+        return cli.usageError(QStringLiteral("--format must be text or json, not %1").arg(fmt));
+    AnalysisRequest b, a;
+    b.lineIndex = a.lineIndex = false; // both are only reported on, never paged through
+    b.logPaths = p.values(before);
+    a.logPaths = p.values(after);
+    if (b.logPaths.isEmpty() || a.logPaths.isEmpty())
+        return cli.usageError(QStringLiteral(
             "give both --before PATH (the failing run) and --after PATH (the run after the fix)"));
-        return 64;
+    b.signatureDirs = a.signatureDirs = p.values(signatures);
+
+    const Analysis beforeRun = analyze(b);
+    const Analysis afterRun = analyze(a);
+    for (const QString& e : beforeRun.catalog.errors)
+        cli.printError(QStringLiteral("signature catalog: %1").arg(e));
+    if (beforeRun.attempts.empty() || afterRun.attempts.empty()) {
+        if (beforeRun.attempts.empty())
+            cli.printError(QStringLiteral("--before %1: %2")
+                               .arg(b.logPaths.join(QStringLiteral(", ")), beforeRun.error));
+        if (afterRun.attempts.empty())
+            cli.printError(
+                QStringLiteral("--after %1: %2").arg(a.logPaths.join(QStringLiteral(", ")), afterRun.error));
+        return exitStatus(ExitCode::NothingReadable);
     }
-    before.signatureDirs = signatureDirs;
-    after.signatureDirs = signatureDirs;
-    const Analysis b = analyze(before);
-    const Analysis a = analyze(after);
-    for (const QString& e : b.catalog.errors)
-        printErr(QStringLiteral("signature catalog: %1").arg(e));
-    if (b.attempts.empty() || a.attempts.empty()) {
-        if (b.attempts.empty())
-            printErr(
-                QStringLiteral("--before %1: %2").arg(before.logPaths.join(QStringLiteral(", ")), b.error));
-        if (a.attempts.empty())
-            printErr(
-                QStringLiteral("--after %1: %2").arg(after.logPaths.join(QStringLiteral(", ")), a.error));
-        return 2;
-    }
-    const VerifyResult result = verifyFix(b, a);
-    const QByteArray out = format == QLatin1String("json")
+    const VerifyResult result = verifyFix(beforeRun, afterRun);
+    const QByteArray out = fmt == QLatin1String("json")
         ? QJsonDocument(verifyToJson(result)).toJson(QJsonDocument::Indented)
         : verifyToText(result).toUtf8();
     std::fwrite(out.constData(), 1, static_cast<size_t>(out.size()), stdout);
-    return result.pass ? 0 : 1;
+    return exitStatus(result.pass ? ExitCode::Analysed : ExitCode::CheckFailed);
 }
 
 } // namespace rankscope

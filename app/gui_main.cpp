@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // rankscope-gui: the window, on the inputs given. `rankscope` without a subcommand starts it (gui_launch.h).
 #include "allocator_tuning.h"
+#include "cli_parser.h"
 #include "main_window.h"
 
 #include <QApplication>
@@ -8,15 +9,35 @@
 #include <QEventLoop>
 #include <QImage>
 #include <QTimer>
-#include <cstdio>
 
 namespace rankscope {
 
 namespace {
 
+// A screenshot is taken at this size, whatever the screen: the same picture on every machine.
+constexpr QSize kScreenshotSize(1680, 1050);
+// How long a screenshot waits for the analysis at most.
+constexpr int kScreenshotAnalysisTimeoutMs = 300000;
+// Before grabbing, the layout settles over a few short rounds of events.
+constexpr int kSettleRounds = 5;
+constexpr int kSettleRoundMs = 40;
+
+// Raises the dock titled `panel`; false when there is none.
+bool raisePanel(MainWindow& window, const QString& panel)
+{
+    bool found = false;
+    for (QDockWidget* dock : window.findChildren<QDockWidget*>()) {
+        if (dock->windowTitle().compare(panel, Qt::CaseInsensitive) == 0) {
+            dock->raise();
+            found = true;
+        }
+    }
+    return found;
+}
+
 // Starts the window on the given inputs; with --screenshot FILE it renders once to a PNG and exits
 // (--panel TITLE brings that tabbed panel to the front first: Topology, Divergence, Verify Fix).
-int runGui(int& argc, char** argv, const QStringList& args)
+int runGui(int& argc, char** argv)
 {
     QApplication app(argc, argv);
     QApplication::setOrganizationName(QStringLiteral("Rankscope"));
@@ -24,60 +45,61 @@ int runGui(int& argc, char** argv, const QStringList& args)
     QApplication::setApplicationVersion(QStringLiteral(RANKSCOPE_VERSION));
     QApplication::setWindowIcon(QIcon(QStringLiteral(":/icons/rankscope.svg")));
 
-    QString screenshot, panel;
-    QStringList paths, topology;
-    for (int i = 0; i < args.size(); ++i) {
-        if (args[i] == QLatin1String("--screenshot") && i + 1 < args.size())
-            screenshot = args[++i];
-        else if (args[i] == QLatin1String("--panel") && i + 1 < args.size())
-            panel = args[++i];
-        else if ((args[i] == QLatin1String("--topology") || args[i] == QLatin1String("-t"))
-            && i + 1 < args.size())
-            topology << args[++i];
-        else
-            paths << args[i];
-    }
+    // QApplication took its own options (-platform, -style, ...) out of the arguments already.
+    CommandParser cli(QString(),
+        QStringLiteral("[--topology FILE]... [--screenshot FILE [--panel TITLE]] [PATH...]"),
+        QStringLiteral("The window: the timeline, the diagnosis, the logs and the topology of an incident."));
+    QCommandLineParser& p = cli.parser();
+    const QCommandLineOption topologyOption({ QStringLiteral("t"), QStringLiteral("topology") },
+        QStringLiteral("A topology capture to add; repeatable."), QStringLiteral("FILE"));
+    const QCommandLineOption screenshotOption(QStringLiteral("screenshot"),
+        QStringLiteral("Render the window to a PNG once the analysis is done, and exit."),
+        QStringLiteral("FILE"));
+    const QCommandLineOption panelOption(QStringLiteral("panel"),
+        QStringLiteral("With --screenshot: bring the panel with this title to the front first."),
+        QStringLiteral("TITLE"));
+    p.addOptions({ topologyOption, screenshotOption, panelOption });
+    p.addPositionalArgument(QStringLiteral("PATH"),
+        QStringLiteral("Log folders, log files or topology captures."), QStringLiteral("[PATH...]"));
+    if (const std::optional<int> done = cli.parse(QApplication::arguments().mid(1)))
+        return *done;
+    const QString screenshot = p.value(screenshotOption);
+    const QString panel = p.value(panelOption);
+    if (!panel.isEmpty() && screenshot.isEmpty())
+        return cli.usageError(QStringLiteral("--panel needs --screenshot"));
+    const QStringList paths = p.positionalArguments();
+    const QStringList topology = p.values(topologyOption);
 
     MainWindow window;
     if (!screenshot.isEmpty())
-        window.resize(1680, 1050);
+        window.resize(kScreenshotSize);
     window.show();
-    if (!paths.isEmpty() || !topology.isEmpty()) {
+    if (!paths.isEmpty() || !topology.isEmpty())
         window.openPaths(paths, topology);
-    }
     if (screenshot.isEmpty())
-        return app.exec();
+        return QApplication::exec();
 
     // Headless use: wait for the analysis, let the layout settle, render once, exit.
     if (window.isLoading()) {
         QEventLoop loop;
         QObject::connect(&window, &MainWindow::analysisFinished, &loop, &QEventLoop::quit);
-        QTimer::singleShot(300000, &loop, &QEventLoop::quit);
+        QTimer::singleShot(kScreenshotAnalysisTimeoutMs, &loop, &QEventLoop::quit);
         loop.exec();
     }
-    if (!panel.isEmpty()) {
-        bool found = false;
-        for (QDockWidget* dock : window.findChildren<QDockWidget*>()) {
-            if (dock->windowTitle().compare(panel, Qt::CaseInsensitive) == 0) {
-                dock->raise();
-                found = true;
-            }
-        }
-        if (!found)
-            std::fprintf(stderr, "rankscope: no panel named %s\n", panel.toLocal8Bit().constData());
-    }
-    for (int i = 0; i < 5; ++i) {
+    if (!panel.isEmpty() && !raisePanel(window, panel))
+        return cli.usageError(QStringLiteral("no panel named %1").arg(panel));
+    for (int i = 0; i < kSettleRounds; ++i) {
         QApplication::processEvents();
         QEventLoop settle;
-        QTimer::singleShot(40, &settle, &QEventLoop::quit);
+        QTimer::singleShot(kSettleRoundMs, &settle, &QEventLoop::quit);
         settle.exec();
     }
     const QImage image = window.grab().toImage();
     if (!image.save(screenshot, "PNG")) {
-        std::fprintf(stderr, "rankscope: cannot write screenshot %s\n", screenshot.toLocal8Bit().constData());
-        return 1;
+        cli.printError(QStringLiteral("cannot write screenshot %1").arg(screenshot));
+        return exitStatus(ExitCode::NothingReadable);
     }
-    return 0;
+    return exitStatus(ExitCode::Analysed);
 }
 
 } // namespace
@@ -87,8 +109,5 @@ int runGui(int& argc, char** argv, const QStringList& args)
 int main(int argc, char** argv)
 {
     rankscope::tuneAllocator();
-    QStringList args;
-    for (int i = 1; i < argc; ++i)
-        args.push_back(QString::fromLocal8Bit(argv[i]));
-    return rankscope::runGui(argc, argv, args);
+    return rankscope::runGui(argc, argv);
 }

@@ -4,6 +4,7 @@
 #include "analysis.h"
 #include "diagnosis_parts.h"
 #include "report.h"
+#include "report_input.h"
 
 #include <QtTest>
 
@@ -249,10 +250,7 @@ private Q_SLOTS:
         const Analysis an = run({ QStringLiteral("sample-job") });
         const AttemptAnalysis* a = an.currentAttempt();
         QVERIFY(a);
-        ReportInput in;
-        in.incident = &a->incident;
-        in.diagnosis = &a->diagnosis;
-        in.catalog = &an.catalog.catalog;
+        const ReportInput in = buildReportInput(an, *a);
         for (const QString& report : { reportText(in), reportMarkdown(in) }) {
             QVERIFY2(report.contains(QLatin1String("launcher (no rank): torchrun: ChildFailedError summary "
                                                    "(first: torchrun.gpu-a02.console.log:50)")),

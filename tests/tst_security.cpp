@@ -3,6 +3,7 @@
 // no network stack, a user catalog cannot make matching super-linear, and no code path runs commands.
 #include "analysis.h"
 #include "report.h"
+#include "report_input.h"
 #include "signature_matcher.h"
 
 #include <QDirIterator>
@@ -105,10 +106,7 @@ private Q_SLOTS:
         QVERIFY2(a, qPrintable(an.error));
         QVERIFY(!a->incident.events.empty());
 
-        ReportInput in;
-        in.incident = &a->incident;
-        in.diagnosis = &a->diagnosis;
-        in.catalog = &an.catalog.catalog;
+        const ReportInput in = buildReportInput(an, *a);
         const QString html = reportHtml(in, {}, {});
 
         // The hostile text is in the report (so the check below is not vacuous), only escaped.

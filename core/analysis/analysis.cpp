@@ -65,6 +65,7 @@ Analysis analyze(const AnalysisRequest& request, const CancelToken* cancel, cons
     }
     if (!captures.isEmpty())
         out.topology = loadTopologyFiles(captures, request.topologyHost);
+    out.topologyPaths = captures;
     out.cancelled = loaded.cancelled;
     out.error = loaded.error;
     for (Incident& inc : loaded.incidents) {

@@ -38,6 +38,7 @@ struct Analysis
 {
     CatalogLoadResult catalog;
     TopologySet topology;
+    QStringList topologyPaths; // the captures `topology` was read from: those given and those found
     std::vector<AttemptAnalysis> attempts; // oldest first
     int current = -1; // the latest attempt
     QString error; // set when no log could be read

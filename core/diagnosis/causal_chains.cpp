@@ -40,11 +40,11 @@ std::optional<int> tierOf(const Incident& inc, const Catalog& cat, int event)
 {
     const LogEvent& e = inc.events[static_cast<size_t>(event)];
     switch (roleOf(inc, cat, event)) {
-    case 0:
+    case roleRank(SignatureRole::Cause):
         return 0;
-    case 1:
+    case roleRank(SignatureRole::Symptom):
         return e.severity >= Severity::Warn || e.failureWord ? std::optional<int>(1) : std::nullopt;
-    case 3:
+    case kUnmatchedRoleRank:
         if (e.severity >= Severity::Error)
             return 1;
         return e.severity >= Severity::Warn ? std::optional<int>(2) : std::nullopt;
@@ -57,8 +57,16 @@ struct Head
 {
     int event = -1;
     int tier = 0;
-    int role = 3; // the catalog role: among equal times, a cause, then an unrecognised error, then a symptom
+    int order = 0; // headOrder() of its catalog role
 };
+
+// Among heads at equal times: a cause first, then an unrecognised error, then a symptom.
+int headOrder(int role)
+{
+    if (role == kUnmatchedRoleRank)
+        return 1;
+    return role == roleRank(SignatureRole::Symptom) ? 2 : 0;
+}
 
 bool startsNewChain(const LogEvent& last, const LogEvent& e)
 {
@@ -86,7 +94,7 @@ int findInitiating(const Incident& inc, const Catalog& cat, bool* causeFound, QS
             continue; // a consequence of the chain's head
         if (const std::optional<int> tier = tierOf(inc, cat, i)) {
             const int role = roleOf(inc, cat, i);
-            heads.push_back({ i, *tier, role == 3 ? 1 : role == 1 ? 2 : 0 });
+            heads.push_back({ i, *tier, headOrder(role) });
             // An unrecognised warning (a deprecation, a startup notice) is no cause: it starts no chain,
             // so a later failure of the same process is not taken for its consequence.
             if (*tier < 2)
@@ -95,8 +103,8 @@ int findInitiating(const Incident& inc, const Catalog& cat, bool* causeFound, QS
     }
     // Attributed heads win over unattributed ones of the same reason and time (agent chatter).
     const auto before = [&](const Head& a, const Head& b) {
-        if (a.role != b.role)
-            return a.role < b.role;
+        if (a.order != b.order)
+            return a.order < b.order;
         const bool ar = inc.events[static_cast<size_t>(a.event)].rank >= 0;
         const bool br = inc.events[static_cast<size_t>(b.event)].rank >= 0;
         return ar != br ? ar : a.event < b.event;
@@ -125,7 +133,7 @@ int findInitiating(const Incident& inc, const Catalog& cat, bool* causeFound, QS
             timed = &h;
     }
     const Head* chosen = timed;
-    if (!chosen || (untimed && untimed->role < timed->role)) {
+    if (!chosen || (untimed && untimed->order < timed->order)) {
         chosen = untimed;
         if (timed && how)
             *how = QStringLiteral("decided by reason, not time: the line has no time, and a cause beats the "
@@ -135,7 +143,7 @@ int findInitiating(const Incident& inc, const Catalog& cat, bool* causeFound, QS
         // Never worse than grep: an INFO-level line with a failure word, when nothing else failed.
         for (int i = 0; i < n; ++i) {
             const LogEvent& e = inc.events[static_cast<size_t>(i)];
-            if (e.failureWord && roleOf(inc, cat, i) == 3) {
+            if (e.failureWord && roleOf(inc, cat, i) == kUnmatchedRoleRank) {
                 *causeFound = false;
                 if (how)
                     *how =

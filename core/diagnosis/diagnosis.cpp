@@ -177,8 +177,8 @@ void rankHypotheses(const Incident& inc, const Catalog& cat, Diagnosis& d)
     std::set<int> seen;
     for (int i = 0; i < static_cast<int>(inc.events.size()); ++i) {
         const LogEvent& e = inc.events[static_cast<size_t>(i)];
-        if (e.signature < 0 || e.signature == d.signature || roleOf(inc, cat, i) != 0
-            || seen.count(e.signature))
+        if (e.signature < 0 || e.signature == d.signature
+            || roleOf(inc, cat, i) != roleRank(SignatureRole::Cause) || seen.count(e.signature))
             continue;
         seen.insert(e.signature);
         d.hypotheses.push_back({ e.signature,
@@ -208,7 +208,7 @@ void rankHypotheses(const Incident& inc, const Catalog& cat, Diagnosis& d)
 void judgeConfidence(const Incident& inc, const Catalog& cat, bool cause, Diagnosis& d)
 {
     const LogEvent& e = inc.events[static_cast<size_t>(d.initiatingEvent)];
-    int score = cause ? 3 : (roleOf(inc, cat, d.initiatingEvent) == 3 ? 2 : 1);
+    int score = cause ? 3 : (roleOf(inc, cat, d.initiatingEvent) == kUnmatchedRoleRank ? 2 : 1);
     QStringList& why = d.confidenceReasons;
     if (cause)
         why.push_back(QStringLiteral("the line matches the cause signature %1")
@@ -232,8 +232,8 @@ void judgeConfidence(const Incident& inc, const Catalog& cat, bool cause, Diagno
     // Another rank with a cause in the same second competes.
     for (int i = 0; i < static_cast<int>(inc.events.size()); ++i) {
         const LogEvent& o = inc.events[static_cast<size_t>(i)];
-        if (i == d.initiatingEvent || o.rank == e.rank || o.rank < 0 || roleOf(inc, cat, i) != 0
-            || !o.time.valid || !e.time.valid)
+        if (i == d.initiatingEvent || o.rank == e.rank || o.rank < 0
+            || roleOf(inc, cat, i) != roleRank(SignatureRole::Cause) || !o.time.valid || !e.time.valid)
             continue;
         if (o.time.ms - e.time.ms < 1000) {
             --score;
@@ -261,7 +261,7 @@ Diagnosis diagnose(const Incident& inc, const Catalog& cat, const DiagnoseOption
     d.initiatingEvent = findInitiating(inc, cat, &cause, &how);
     fillSuspects(inc, cat, d);
     // An unrecognised warning is never the cause of a hang: with nothing worse, a stall in NCCL's setup wins.
-    if (d.initiatingEvent >= 0 && !cause && roleOf(inc, cat, d.initiatingEvent) == 3
+    if (d.initiatingEvent >= 0 && !cause && roleOf(inc, cat, d.initiatingEvent) == kUnmatchedRoleRank
         && inc.events[static_cast<size_t>(d.initiatingEvent)].severity == Severity::Warn
         && inc.ncclInitFile >= 0 && !inc.ncclInitCompleted) {
         const LogEvent& w = inc.events[static_cast<size_t>(d.initiatingEvent)];
@@ -280,7 +280,8 @@ Diagnosis diagnose(const Incident& inc, const Catalog& cat, const DiagnoseOption
         int benign = -1, benignCount = 0;
         for (int i = 0; i < static_cast<int>(inc.events.size()); ++i) {
             const LogEvent& e = inc.events[static_cast<size_t>(i)];
-            if ((e.severity >= Severity::Warn || e.failureWord) && roleOf(inc, cat, i) == 2) {
+            if ((e.severity >= Severity::Warn || e.failureWord)
+                && roleOf(inc, cat, i) == roleRank(SignatureRole::Context)) {
                 ++benignCount;
                 if (benign < 0)
                     benign = i;

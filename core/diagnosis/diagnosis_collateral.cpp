@@ -26,8 +26,8 @@ int roleOf(const Incident& inc, const Catalog& cat, int event)
 {
     const LogEvent& e = inc.events[static_cast<size_t>(event)];
     if (e.signature < 0 || e.signature >= static_cast<int>(cat.signatures.size()))
-        return 3;
-    return static_cast<int>(cat.signatures[static_cast<size_t>(e.signature)].role);
+        return kUnmatchedRoleRank;
+    return roleRank(cat.signatures[static_cast<size_t>(e.signature)].role);
 }
 
 QString peerDescription(const Incident& inc, const QString& peer)
@@ -60,7 +60,8 @@ void fillCollateral(const Incident& inc, const Catalog& cat, Diagnosis& d)
     const int initRank = init >= 0 ? inc.events[static_cast<size_t>(init)].rank : -1;
     for (int i = 0; i < static_cast<int>(inc.events.size()); ++i) {
         const LogEvent& e = inc.events[static_cast<size_t>(i)];
-        if (i == init || e.severity < Severity::Warn || roleOf(inc, cat, i) == 2)
+        if (i == init || e.severity < Severity::Warn
+            || roleOf(inc, cat, i) == roleRank(SignatureRole::Context))
             continue;
         if (e.rank >= 0 && e.rank == initRank)
             continue; // the initiating rank's own follow-up is its record, not collateral
@@ -131,7 +132,7 @@ void fillSuspects(const Incident& inc, const Catalog& cat, Diagnosis& d)
             continue;
         failed.insert(e.rank);
         const QString s = captureValue(e, "seq");
-        if (!s.isEmpty() && roleOf(inc, cat, i) == 1) {
+        if (!s.isEmpty() && roleOf(inc, cat, i) == roleRank(SignatureRole::Symptom)) {
             timedOut.insert(e.rank);
             seq = s;
         }

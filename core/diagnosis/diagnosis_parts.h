@@ -7,7 +7,7 @@
 
 namespace rankscope::detail {
 
-int roleOf(const Incident& inc, const Catalog& cat, int event); // 0 cause, 1 symptom, 2 context, 3 none
+int roleOf(const Incident& inc, const Catalog& cat, int event); // roleRank(), kUnmatchedRoleRank: none
 // The initiating event by causal chains (causal_chains.cpp); `how` says how it was chosen when that is
 // worth telling (by reason rather than time, among several chains).
 int findInitiating(const Incident& inc, const Catalog& cat, bool* causeFound, QString* how);

@@ -10,6 +10,13 @@ namespace {
 
 constexpr qint64 kNoWarnKey = std::numeric_limits<qint64>::max();
 
+// The WARN, ERROR and FATAL columns, in that order, count the lines of those severities.
+size_t severityOfColumn(int column)
+{
+    const int severity = column - RankTableModel::WarnColumn + static_cast<int>(Severity::Warn);
+    return static_cast<size_t>(severity);
+}
+
 QString countText(qint64 n)
 {
     return n > 0 ? QString::number(n) : QString();
@@ -101,7 +108,7 @@ QVariant RankTableModel::display(const RankRow& row, int column) const
     case WarnColumn:
     case ErrorColumn:
     case FatalColumn:
-        return countText(row.severityCounts[static_cast<size_t>(column - WarnColumn + 1)]);
+        return countText(row.severityCounts[severityOfColumn(column)]);
     case LastStepColumn:
         return row.lastStep >= 0 ? QString::number(row.lastStep) : QString();
     case MessageColumn:
@@ -132,7 +139,7 @@ QVariant RankTableModel::sortKey(const RankRow& row, int column) const
     case WarnColumn:
     case ErrorColumn:
     case FatalColumn:
-        return row.severityCounts[static_cast<size_t>(column - WarnColumn + 1)];
+        return row.severityCounts[severityOfColumn(column)];
     case LastStepColumn:
         return row.lastStep;
     case MessageColumn:

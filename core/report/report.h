@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: MIT
-// The diagnosis as JSON (the rankscope.diagnosis/1 contract), terminal text and Markdown.
+// The diagnosis as JSON (the rankscope.diagnosis/1 contract), terminal text, Markdown and HTML. Build the
+// input with buildReportInput() (report_input.h), not by hand.
 #pragma once
 
+#include "control_compare.h"
 #include "diagnosis.h"
 #include "log_model.h"
 #include "signature_catalog.h"
@@ -19,6 +21,7 @@ struct ReportInput
     QJsonObject topology; // empty when no topology was given
     QString topologyText; // the topology section for text/markdown
     QStringList attempts; // labels of every attempt, when there are several
+    const Divergence* divergence = nullptr; // the comparison with a healthy run, when one was made
 };
 
 QJsonObject reportJson(const ReportInput& in);

@@ -105,6 +105,9 @@ QString reportHtml(const ReportInput& in, const QByteArray& topologySvg, const Q
     for (const QString& w : inc.warnings)
         inputs << QStringLiteral("warning: %1").arg(w);
     h += QStringLiteral("<h2>Inputs</h2>") + list(inputs);
+    if (in.divergence)
+        h += QStringLiteral("<h2>Divergence from the healthy run</h2><pre>%1</pre>")
+                 .arg(esc(divergenceToText(*in.divergence)));
     h += QStringLiteral("</body></html>\n");
     return h;
 }

@@ -151,6 +151,8 @@ QJsonObject reportJson(const ReportInput& in)
         root[QStringLiteral("evidence")] = QJsonValue();
     }
     root[QStringLiteral("notes")] = toArray(d.notes);
+    root[QStringLiteral("divergence")] =
+        in.divergence ? QJsonValue(divergenceToJson(*in.divergence)) : QJsonValue();
     root[QStringLiteral("topology")] = in.topology.isEmpty() ? QJsonValue() : QJsonValue(in.topology);
     return root;
 }

@@ -154,6 +154,14 @@ QString render(const ReportInput& in, const Style& s)
         out += s.item(QStringLiteral("skipped %1: %2").arg(x.path, x.reason));
     for (const QString& w : inc.warnings)
         out += s.item(QStringLiteral("warning: %1").arg(w));
+    if (in.divergence) {
+        out += s.heading(QStringLiteral("Divergence from the healthy run"));
+        const QString text = divergenceToText(*in.divergence);
+        // The text is already indented for a terminal; Markdown shows it as it is, in a code block.
+        out += s.markdown
+            ? s.code(text.chopped(text.endsWith(QLatin1Char('\n')) ? 1 : 0).split(QLatin1Char('\n')))
+            : text;
+    }
     return out;
 }
 

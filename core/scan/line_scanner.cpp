@@ -192,10 +192,10 @@ void LineScanner::line(std::string_view raw, qint64 offset, bool cut)
     if (mayMatch)
         match = m_ctx.matcher->matchPrefiltered(text);
     Severity severity = c.severity;
-    int role = 3;
+    int role = kUnmatchedRoleRank;
     if (match) {
         const Signature& sig = m_ctx.catalog->signatures[static_cast<size_t>(match.signature)];
-        role = static_cast<int>(sig.role);
+        role = roleRank(sig.role);
         if (sig.severity && *sig.severity > severity)
             severity = *sig.severity;
     }

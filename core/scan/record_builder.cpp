@@ -120,11 +120,11 @@ void RecordBuilder::append(Open& rec, std::string_view text, const LinePrefix& p
         e.severity = c.severity;
     // A continuation line can carry the real message ("Last error: NET/IB ..."): keep the best signature.
     // A record that already has a cause (role 0) cannot get a better one. matchBefore() runs the prefilter.
-    if (m_ctx.matcher && ev.rolePriority > 0) {
+    if (m_ctx.matcher && ev.rolePriority > roleRank(SignatureRole::Cause)) {
         MatchResult r = m_ctx.matcher->matchBefore(text, ev.rolePriority);
         if (r) {
             const Signature& sig = m_ctx.catalog->signatures[static_cast<size_t>(r.signature)];
-            const int role = static_cast<int>(sig.role);
+            const int role = roleRank(sig.role);
             if (role < ev.rolePriority) {
                 ev.rolePriority = role;
                 e.signature = r.signature;

@@ -7,6 +7,7 @@
 #include "identity_facts.h"
 #include "input_discovery.h"
 #include "log_model.h"
+#include "signature_catalog.h"
 #include "timestamp.h"
 
 #include <array>
@@ -52,7 +53,7 @@ struct ScannedEvent
     qint64 prevStampLine = -1, nextStampLine = -1;
     bool nccl = false;
     bool ncclWarnText = false; // event.text holds " NCCL WARN " (found in the bytes, before decoding)
-    int rolePriority = 3; // 0 cause, 1 symptom, 2 context, 3 no signature
+    int rolePriority = kUnmatchedRoleRank; // roleRank() of its best signature
 };
 
 struct FileScan

@@ -27,6 +27,13 @@ enum class SignatureRole : quint8
     Context = 2
 };
 QString signatureRoleName(SignatureRole role);
+// A role as a rank, lower first (cause 0, symptom 1, context 2), and the rank of a line that no signature
+// matched, after all of them: the scan keeps a record's best rank, the diagnosis orders by it.
+constexpr int roleRank(SignatureRole role)
+{
+    return static_cast<int>(role);
+}
+constexpr int kUnmatchedRoleRank = roleRank(SignatureRole::Context) + 1;
 std::optional<SignatureRole> parseSignatureRole(const QString& name);
 
 // One stage of the multi-line fingerprint (an INFO start, an early WARN, an ERROR carrying the symptom).

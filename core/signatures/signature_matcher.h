@@ -73,7 +73,7 @@ public:
     // 2 context): a continuation line that cannot improve on its record costs no capture extraction.
     MatchResult matchBefore(std::string_view line, int role) const;
     // match() for a line the caller's literalPrefilter() already passed: the filter does not run twice.
-    MatchResult matchPrefiltered(std::string_view line, int roleLimit = 3) const;
+    MatchResult matchPrefiltered(std::string_view line, int roleLimit = kUnmatchedRoleRank) const;
     // Every matching signature, in catalog order.
     std::vector<int> matchAll(std::string_view line) const;
     // Captures of one signature on a line it matches (empty result when it does not match).

@@ -85,7 +85,7 @@ private:
         const quint64 generation = m_state->generation;
         ProgressFn progress;
         if (onProgress)
-            progress = [state, generation, onProgress](qint64 done, qint64 total) {
+            progress = [state, generation, onProgress = std::move(onProgress)](qint64 done, qint64 total) {
                 postToUiThread([state, generation, onProgress, done, total] {
                     if (const auto s = latest(state, generation); s && s->running && s->context)
                         onProgress(done, total);

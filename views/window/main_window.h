@@ -37,6 +37,7 @@ class DivergenceView;
 class VerifyView;
 class RankTableModel;
 class RankTableProxy;
+struct Divergence;
 
 class MainWindow : public QMainWindow
 {
@@ -48,7 +49,9 @@ public:
     // Starts an analysis of the given inputs (log folders/files, topology captures found by content).
     void openPaths(const QStringList& paths, const QStringList& topology = {});
     void openPastedText(const QString& text);
+    // A capture added or removed re-runs only the diagnosis of the incident read already (rediagnose.h).
     void addTopology(const QStringList& paths);
+    void removeTopology(const QStringList& paths);
     bool isLoading() const; // an analysis or the view of an attempt is being built
     bool isComparing() const; // a comparison or a verification runs
     const Analysis* analysis() const { return m_analysis.get(); }
@@ -81,6 +84,7 @@ private:
     void buildDocks();
     struct Loaded; // below
     void start(const AnalysisRequest& request);
+    void rediagnose(const QStringList& captures);
     void onFinished(Loaded loaded);
     void stopJobs();
     void updateBusy();
@@ -136,6 +140,9 @@ private:
     std::shared_ptr<Analysis> m_analysis;
     AnalysisRequest m_request; // what the current analysis was asked for (topology can be added to it)
     int m_attempt = -1;
+    // The last comparison with a healthy run and the attempt it was for; a new analysis forgets it.
+    std::shared_ptr<const Divergence> m_comparedDivergence;
+    int m_comparedAttempt = -1;
     QStringList m_signatureTitles;
     int m_logFile = -1; // the file the log view shows or is opening
     JobTracker m_loadJobs; // analyses

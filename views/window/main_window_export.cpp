@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // MainWindow: the report export, the comparison with a healthy run and the verification of a fix.
-#include "control_compare.h"
+#include "control_run.h"
 #include "divergence_view.h"
 #include "main_window.h"
 #include "report_export.h"
@@ -47,19 +47,14 @@ void MainWindow::compareWithHealthyRun(const QString& path)
     m_compareJobs.startJob(
         this,
         [failing, attempt, r](const CancelToken& token, const ProgressFn& progress) {
-            const Analysis control = analyze(r, &token, progress);
-            const AttemptAnalysis& a = failing->attempts[static_cast<size_t>(attempt)];
-            if (token.isCancelled())
-                return Divergence {};
-            if (!control.currentAttempt()) {
-                Divergence d;
-                d.note = QStringLiteral("the control run could not be read: %1").arg(control.error);
-                return d;
-            }
-            return compareWithControl(a.incident, a.diagnosis, control.currentAttempt()->incident, &token);
+            return compareWithControlRun(
+                failing->attempts[static_cast<size_t>(attempt)], r, &token, progress);
         },
-        [this](const Divergence& d) {
+        [this, attempt](const Divergence& d) {
             m_divergence->setDivergence(d);
+            // The export reports it with the attempt it was compared for (exportReport()).
+            m_comparedDivergence = std::make_shared<const Divergence>(d);
+            m_comparedAttempt = attempt;
             controlShown(m_divergence);
         },
         [this](qint64 done, qint64 total) { showControlProgress(done, total); });
@@ -115,7 +110,9 @@ bool MainWindow::exportReport(const QString& basePath, QString* error)
         *error = tr("nothing to export: no incident is loaded");
         return false;
     }
-    return writeReportFiles(basePath, *m_analysis, *a, m_timeline, m_topology, error);
+    const Divergence* divergence =
+        m_comparedDivergence && m_comparedAttempt == m_attempt ? m_comparedDivergence.get() : nullptr;
+    return writeReportFiles(basePath, *m_analysis, *a, divergence, m_timeline, m_topology, error);
 }
 
 } // namespace rankscope

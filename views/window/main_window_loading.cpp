@@ -5,6 +5,7 @@
 #include "log_view.h"
 #include "main_window.h"
 #include "rank_table_model.h"
+#include "rediagnose.h"
 #include "timeline_view.h"
 #include "topology_view.h"
 
@@ -37,9 +38,63 @@ void MainWindow::openPastedText(const QString& text)
 
 void MainWindow::addTopology(const QStringList& paths)
 {
-    AnalysisRequest r = m_request;
-    r.topologyPaths << paths;
-    start(r);
+    for (const QString& p : paths) {
+        if (!m_request.topologyPaths.contains(p))
+            m_request.topologyPaths << p;
+    }
+    // Nothing read yet, or a load under way that would not have the captures: a whole analysis.
+    if (!m_analysis || m_analysis->attempts.empty() || m_loadJobs.isRunning()) {
+        start(m_request);
+        return;
+    }
+    QStringList captures = m_analysis->topologyPaths;
+    for (const QString& p : paths) {
+        if (!captures.contains(p))
+            captures << p;
+    }
+    rediagnose(captures);
+}
+
+void MainWindow::removeTopology(const QStringList& paths)
+{
+    m_request.topologyPaths.removeIf([&paths](const QString& p) { return paths.contains(p); });
+    if (!m_analysis || m_analysis->attempts.empty() || m_loadJobs.isRunning()) {
+        start(m_request);
+        return;
+    }
+    QStringList captures = m_analysis->topologyPaths;
+    captures.removeIf([&paths](const QString& p) { return paths.contains(p); });
+    rediagnose(captures);
+}
+
+void MainWindow::rediagnose(const QStringList& captures)
+{
+    resetProgress();
+    m_banner->setText(tr("Diagnosing again with the topology…"));
+    // The scanned incidents are read, never changed, by the job: it diagnoses copies of them.
+    std::shared_ptr<const Analysis> scanned = m_analysis;
+    const int attempt = m_attempt >= 0 ? m_attempt : m_analysis->current;
+    const QString host = m_request.topologyHost;
+    const bool warnOnly = logView()->warnOnly();
+    const bool timelineWarn = timelineWarnOnly();
+    const QString timelineText = m_rankText->text();
+    m_loadJobs.startJob(
+        this,
+        [scanned, captures, host, attempt, warnOnly, timelineWarn, timelineText](const CancelToken& token) {
+            Loaded loaded;
+            loaded.analysis =
+                std::make_shared<Analysis>(rediagnoseWithTopology(*scanned, captures, host, &token));
+            if (!loaded.analysis->cancelled && !token.isCancelled()) {
+                auto view = std::make_shared<IncidentViewModel>(
+                    buildIncidentViewModel(*loaded.analysis, attempt, warnOnly, &token));
+                view->timeline.setWarnOnly(timelineWarn);
+                view->timeline.setTextFilter(timelineText);
+                loaded.view = std::move(view);
+            }
+            return loaded;
+        },
+        [this](Loaded loaded) { onFinished(std::move(loaded)); });
+    updateBusy();
 }
 
 void MainWindow::start(const AnalysisRequest& request)
@@ -130,6 +185,7 @@ void MainWindow::onFinished(Loaded loaded)
     // A new analysis replaces everything: what still works on the old one stops and never lands.
     for (JobTracker* jobs : { &m_viewJobs, &m_logJobs, &m_compareJobs, &m_verifyJobs })
         jobs->drop();
+    m_comparedDivergence.reset(); // it compared the old analysis' diagnosis
     updateBusy();
     std::shared_ptr<Analysis> old = std::move(m_analysis);
     m_analysis = std::move(result);

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 // MainWindow: the menus and the attempt bar, recent folders, the clipboard and drag and drop, and the
 // status bar's lists of skipped inputs and warnings.
+#include "input_discovery.h"
 #include "main_window.h"
-#include "topology_loader.h"
 #include "topology_view.h"
 
 #include <QApplication>
@@ -44,6 +44,10 @@ void MainWindow::buildMenus()
             addTopology(files);
     });
     openTopo->setShortcut(QKeySequence(tr("Ctrl+T")));
+    file->addAction(tr("C&lear Topology"), this, [this] {
+        if (m_analysis && !m_analysis->topologyPaths.isEmpty())
+            removeTopology(m_analysis->topologyPaths);
+    });
     file->addAction(tr("&Compare with Healthy Run…"), this, [this] {
         const QString dir = QFileDialog::getExistingDirectory(this, tr("Healthy run (control)"));
         if (!dir.isEmpty())
@@ -148,16 +152,20 @@ void MainWindow::dropEvent(QDropEvent* event)
             paths << url.toLocalFile();
     }
     if (!paths.isEmpty()) {
-        // Topology captures dropped on an open incident join it; anything else starts a new one.
-        QStringList logs, topo;
+        // Topology captures dropped on an open incident join it; anything else starts a new one. Input
+        // discovery tells a capture from a log, as it does for the analysis; a folder is always logs (the
+        // analysis finds the captures in it), so only the files dropped on their own are looked at here.
+        QStringList files;
         for (const QString& p : paths) {
-            QFile f(p);
-            if (QFileInfo(p).isFile() && f.open(QIODevice::ReadOnly)
-                && detectTopologyFormat(f.read(65536)) != TopologyFormat::Unknown)
-                topo << p;
-            else
-                logs << p;
+            if (QFileInfo(p).isFile())
+                files << p;
         }
+        QStringList captures;
+        for (const InputFile& f : discoverInputs(files, {}, nullptr).topology)
+            captures << QFileInfo(f.path).absoluteFilePath();
+        QStringList logs, topo;
+        for (const QString& p : paths)
+            (captures.contains(QFileInfo(p).absoluteFilePath()) ? topo : logs) << p;
         if (logs.isEmpty() && m_analysis)
             addTopology(topo);
         else

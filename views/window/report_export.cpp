@@ -2,8 +2,8 @@
 #include "report_export.h"
 
 #include "report.h"
+#include "report_input.h"
 #include "timeline_view.h"
-#include "topology_report.h"
 #include "topology_view.h"
 
 #include <QBuffer>
@@ -27,17 +27,12 @@ bool writeFile(const QString& path, const QByteArray& bytes, QString* error)
 } // namespace
 
 bool writeReportFiles(const QString& basePath, const Analysis& analysis, const AttemptAnalysis& a,
-    TimelineView* timeline, TopologyView* topology, QString* error)
+    const Divergence* divergence, TimelineView* timeline, TopologyView* topology, QString* error)
 {
     QString base = basePath;
     if (base.endsWith(QLatin1String(".md")) || base.endsWith(QLatin1String(".html")))
         base = base.left(base.lastIndexOf(QLatin1Char('.')));
-    ReportInput in;
-    in.incident = &a.incident;
-    in.diagnosis = &a.diagnosis;
-    in.catalog = &analysis.catalog.catalog;
-    if (!analysis.topology.hosts.empty())
-        in.topologyText = placementText(analysis.topology, a.placement);
+    const ReportInput in = buildReportInput(analysis, a, divergence);
     QByteArray png;
     if (timeline) {
         QBuffer buffer(&png);

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "analysis.h"
+#include "control_compare.h"
 
 #include <QString>
 
@@ -10,8 +11,10 @@ namespace rankscope {
 class TimelineView;
 class TopologyView;
 
-// Writes basePath.md and basePath.html (self-contained: timeline PNG and topology SVG embedded).
+// Writes basePath.md and basePath.html (self-contained: timeline PNG and topology SVG embedded). What they
+// say comes from buildReportInput(), as for `rankscope diagnose`: the attempts, the topology and the
+// divergence from a healthy run when one was compared (nullptr: none).
 bool writeReportFiles(const QString& basePath, const Analysis& analysis, const AttemptAnalysis& attempt,
-    TimelineView* timeline, TopologyView* topology, QString* error);
+    const Divergence* divergence, TimelineView* timeline, TopologyView* topology, QString* error);
 
 } // namespace rankscope
