@@ -30,8 +30,25 @@ std::vector<FileScan> scanAll(const std::vector<InputFile>& files, const LoadOpt
     std::vector<size_t> order(files.size());
     for (size_t i = 0; i < order.size(); ++i)
         order[i] = i;
-    std::stable_sort(
-        order.begin(), order.end(), [&files](size_t a, size_t b) { return files[a].size > files[b].size; });
+    // An archive's members go together, in archive order, ranked by the archive's size: each reader then
+    // goes on from where the last member ended (input/archive_cursor.h).
+    std::map<QString, qint64> archiveBytes;
+    for (const InputFile& f : files) {
+        if (!f.archive.isEmpty())
+            archiveBytes[f.archive] += f.size;
+    }
+    const auto rankBytes = [&](const InputFile& f) {
+        return f.archive.isEmpty() ? f.size : archiveBytes.at(f.archive);
+    };
+    std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+        const InputFile& x = files[a];
+        const InputFile& y = files[b];
+        if (rankBytes(x) != rankBytes(y))
+            return rankBytes(x) > rankBytes(y);
+        if (x.archive != y.archive)
+            return x.archive < y.archive;
+        return x.archiveOrdinal < y.archiveOrdinal;
+    });
     std::atomic<size_t> next { 0 };
     ScanContext ctx;
     ctx.catalog = options.catalog;

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "block_source.h"
 
+#include "archive_reader.h"
+
 #include <QFile>
 #include <vector>
 #include <zlib.h>
@@ -180,10 +182,71 @@ private:
     QString m_note;
 };
 
+// A member of an archive: read front to back, and opened again from the start for a block behind
+// the last one read (the log view's block cache keeps that rare).
+class ArchiveMemberSource final : public BlockSource
+{
+public:
+    ArchiveMemberSource(QString archive, QString member)
+        : m_archive(std::move(archive))
+        , m_member(std::move(member))
+    {
+    }
+    bool open(QString& error)
+    {
+        m_reader = ArchiveMemberReader::open(m_archive, m_member, error);
+        m_next = 0;
+        return m_reader != nullptr;
+    }
+    qint64 blockSize() const override { return 1024 * 1024; }
+    QString note() const override { return m_note; }
+    bool readBlock(qint64 index, QByteArray& out, QString& error) override
+    {
+        out.clear();
+        if (index < m_next && !open(error))
+            return false;
+        while (m_next <= index) {
+            out.resize(blockSize());
+            qint64 got = 0;
+            while (got < blockSize()) {
+                const qint64 n = m_reader->read(out.data() + got, blockSize() - got);
+                if (n < 0) {
+                    error = m_reader->error();
+                    return false;
+                }
+                if (n == 0)
+                    break;
+                got += n;
+            }
+            out.resize(got);
+            m_note = m_reader->note();
+            ++m_next;
+            if (got < blockSize() && m_next <= index) {
+                out.clear(); // past the end
+                return true;
+            }
+        }
+        return true;
+    }
+
+private:
+    QString m_archive;
+    QString m_member;
+    std::unique_ptr<ArchiveMemberReader> m_reader;
+    qint64 m_next = 0; // the block the reader stands at
+    QString m_note;
+};
+
 } // namespace
 
 std::unique_ptr<BlockSource> BlockSource::open(const QString& path, bool gzip, QString& error)
 {
+    if (const std::optional<ArchiveMemberPath> member = splitArchivePath(path)) {
+        auto source = std::make_unique<ArchiveMemberSource>(member->archive, member->member);
+        if (!source->open(error))
+            return nullptr;
+        return source;
+    }
     if (gzip) {
         auto source = std::make_unique<GzipSource>(path);
         if (!source->open(error))

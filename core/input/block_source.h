@@ -24,7 +24,8 @@ public:
     // Remarks found while reading (a truncated gzip, trailing garbage); empty when none.
     virtual QString note() const { return {}; }
 
-    // Opens `path` as plain bytes or, when `gzip` is set, as a (possibly multi-member) gzip stream.
+    // Opens `path` as plain bytes or, when `gzip` is set, as a (possibly multi-member) gzip stream. An
+    // archive member's path (archive!/member, see archive_reader.h) is read from the archive.
     static std::unique_ptr<BlockSource> open(const QString& path, bool gzip, QString& error);
     // In-memory bytes (pasted text, stdin): the same blocks, without a file.
     static std::unique_ptr<BlockSource> fromBytes(QByteArray bytes);

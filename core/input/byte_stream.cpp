@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "byte_stream.h"
 
+#include "archive_reader.h"
+
 #include <cerrno>
 #include <cstring>
 #include <fcntl.h>
@@ -148,12 +150,41 @@ private:
     qint64 m_pos = 0;
 };
 
+// One member of an archive (archive_reader.h), read where it lies.
+class ArchiveMemberStream final : public ByteStream
+{
+public:
+    explicit ArchiveMemberStream(std::unique_ptr<ArchiveMemberReader> reader)
+        : m_reader(std::move(reader))
+    {
+    }
+    bool compressed() const override { return m_reader->compressed(); }
+    qint64 compressedBytesRead() const override { return m_reader->compressedBytesRead(); }
+    qint64 read(char* buf, qint64 size) override
+    {
+        const qint64 n = m_reader->read(buf, size);
+        m_error = m_reader->error();
+        m_note = m_reader->note();
+        return n;
+    }
+
+private:
+    std::unique_ptr<ArchiveMemberReader> m_reader;
+};
+
 } // namespace
 
 std::unique_ptr<ByteStream> ByteStream::open(const InputFile& input, QString& error)
 {
     if (input.inMemory)
         return std::make_unique<MemoryStream>(input.memory);
+    if (!input.archive.isEmpty()) {
+        std::unique_ptr<ArchiveMemberReader> reader =
+            ArchiveMemberReader::open(input.archive, input.path.mid(input.archive.size() + 2), error);
+        if (!reader)
+            return nullptr;
+        return std::make_unique<ArchiveMemberStream>(std::move(reader));
+    }
     const QByteArray path = input.path.toLocal8Bit();
     FdCloser fd(::open(path.constData(), O_RDONLY | O_CLOEXEC));
     if (fd.get() < 0) {

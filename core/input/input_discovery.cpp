@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "input_discovery.h"
 
+#include "archive_reader.h"
 #include "topology_loader.h"
 
 #include <QDir>
@@ -41,12 +42,8 @@ bool isProse(const fs::path& p)
     return false;
 }
 
-bool isTopologyCapture(const QString& path)
+bool isTopologyHead(const QByteArray& head)
 {
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly))
-        return false; // the scanner reports why it cannot read it
-    const QByteArray head = file.read(kTopologySniffBytes);
     if (head.startsWith("\x1f\x8b") || head.contains('\0'))
         return false; // gzip or binary: not a capture
     const std::string_view h(head.constData(), static_cast<size_t>(std::min<qsizetype>(head.size(), 4096)));
@@ -56,6 +53,14 @@ bool isTopologyCapture(const QString& path)
         || h.find("ROCm System Management") != std::string_view::npos
         || h.find("between two GPUs") != std::string_view::npos;
     return candidate && detectTopologyFormat(head) != TopologyFormat::Unknown;
+}
+
+bool isTopologyCapture(const QString& path)
+{
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly))
+        return false; // the scanner reports why it cannot read it
+    return isTopologyHead(file.read(kTopologySniffBytes));
 }
 
 QString errnoText(int err)
@@ -97,10 +102,37 @@ struct Walker
             out.skipped.push_back({ f.path, QStringLiteral("not a log: %1").arg(display) });
             return;
         }
+        if (isArchiveName(fromPath(p.filename()))) {
+            addArchive(f);
+            return;
+        }
         if (isTopologyCapture(f.path))
             out.topology.push_back(std::move(f));
         else
             out.files.push_back(std::move(f));
+    }
+
+    // An archive is a folder: each member is told apart as a file of a folder is (archive_reader.h).
+    void addArchive(const InputFile& archive)
+    {
+        ArchiveListing listing = listArchive(archive.path, archive.displayPath, cancel);
+        for (SkippedInput& s : listing.skipped)
+            out.skipped.push_back(std::move(s));
+        for (ArchiveMember& m : listing.members) {
+            InputFile f;
+            f.path = joinArchivePath(archive.path, m.name);
+            f.displayPath = joinArchivePath(archive.displayPath, m.name);
+            f.rootFolder = archive.rootFolder.isEmpty() ? archive.path : archive.rootFolder;
+            f.size = m.size;
+            f.archive = archive.path;
+            f.archiveOrdinal = m.ordinal;
+            if (isProse(fs::path(m.name.toStdString())))
+                out.skipped.push_back({ f.path, QStringLiteral("not a log: %1").arg(f.displayPath) });
+            else if (isTopologyHead(m.head.left(kTopologySniffBytes)))
+                out.topology.push_back(std::move(f));
+            else
+                out.files.push_back(std::move(f));
+        }
     }
 
     void walk(const fs::path& dir, const fs::path& root)

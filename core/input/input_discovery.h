@@ -21,6 +21,8 @@ struct InputFile
     qint64 size = 0; // on-disk size
     QByteArray memory; // the bytes of in-memory inputs
     bool inMemory = false;
+    QString archive; // a member of an archive: the archive on disk (path is archive!/member)
+    int archiveOrdinal = -1; // and the member's place in it
 };
 
 // What discovery decided each input is; the scanner reads only logs.
