@@ -157,7 +157,8 @@ void TimelineModelTest::mappingOperations_data()
         << QStringLiteral("zoomOutLeft") << qint64(140000) << qint64(180000);
     QTest::newRow("pan right") << QStringLiteral("pan") << qint64(145000) << qint64(165000);
     QTest::newRow("pan clamps") << QStringLiteral("panFar") << qint64(182000) << qint64(202000);
-    QTest::newRow("fit") << QStringLiteral("fit") << qint64(98000) << qint64(202000);
+    // Fit shows the minute before the first event (leadIn) as well as the padding.
+    QTest::newRow("fit") << QStringLiteral("fit") << qint64(38000) << qint64(202000);
     QTest::newRow("center") << QStringLiteral("center") << qint64(110000) << qint64(130000);
     QTest::newRow("min span") << QStringLiteral("tiny") << qint64(150000) << qint64(150010);
 }

@@ -9,13 +9,20 @@ namespace rankscope {
 
 namespace {
 
-TimelineRoles rolesOf(const Diagnosis& d)
+TimelineRoles rolesOf(const Diagnosis& d, const Incident& incident, const Catalog& catalog)
 {
     TimelineRoles roles;
     roles.initiatingEvent = d.initiatingEvent;
     roles.collateralEvents = d.collateralEvents;
     for (const Suspect& s : d.suspects)
         roles.suspectRanks.push_back(s.rank);
+    roles.eventRoles.assign(incident.events.size(), -1);
+    for (size_t i = 0; i < incident.events.size(); ++i) {
+        const int sig = incident.events[i].signature;
+        if (sig >= 0 && static_cast<size_t>(sig) < catalog.signatures.size())
+            roles.eventRoles[i] =
+                static_cast<qint8>(roleRank(catalog.signatures[static_cast<size_t>(sig)].role));
+    }
     return roles;
 }
 
@@ -57,7 +64,7 @@ IncidentViewModel buildIncidentViewModel(
     for (const Signature& sig : analysis.catalog.catalog.signatures)
         vm.signatureTitles << sig.title;
 
-    vm.timeline.setIncident(&inc, rolesOf(d));
+    vm.timeline.setIncident(&inc, rolesOf(d, inc, analysis.catalog.catalog));
     if (cancel && cancel->isCancelled()) {
         vm.cancelled = true;
         return vm;
@@ -93,6 +100,9 @@ IncidentViewModel buildIncidentViewModel(
     if (d.initiatingEvent >= 0) {
         const LogEvent& e = inc.events[static_cast<size_t>(d.initiatingEvent)];
         vm.log = prepareLog(inc, e.file, e.line, e.rank, vm.signatureTitles, warnOnly, cancel);
+    } else if (d.evidence.file >= 0) { // a hang has no initiating line, but its evidence has a place
+        vm.log =
+            prepareLog(inc, d.evidence.file, d.evidence.fromLine, -1, vm.signatureTitles, warnOnly, cancel);
     }
     vm.cancelled = cancel && cancel->isCancelled();
     return vm;

@@ -32,6 +32,10 @@ void binLane(
             bin.flags |= BinFlag::Initiating;
         if (mark & EventMark::InferredTime)
             bin.flags |= BinFlag::Inferred;
+        if (mark & EventMark::Cause)
+            bin.flags |= BinFlag::Cause;
+        if (mark & EventMark::Symptom)
+            bin.flags |= BinFlag::Symptom;
         if (lane.events[k] == selectedEvent)
             bin.flags |= BinFlag::Selected;
     }

@@ -14,6 +14,8 @@ constexpr quint8 Initiating = 0x1; // the initiating event falls in this column
 constexpr quint8 Collateral = 0x2; // a collateral event falls in this column
 constexpr quint8 Selected = 0x4; // the selected event falls in this column
 constexpr quint8 Inferred = 0x8; // some event here has an interpolated time
+constexpr quint8 Cause = 0x10; // an event whose signature is a cause falls in this column
+constexpr quint8 Symptom = 0x20; // an event whose signature is a symptom falls in this column
 } // namespace BinFlag
 
 struct PixelBin

@@ -30,7 +30,13 @@ int TimelineMapping::columnOf(qint64 ms) const
 qint64 TimelineMapping::padding() const
 {
     // A little room around the data so the first and last events are not glued to the edges.
-    return qMax<qint64>((dataEnd - dataStart) / 50, 500);
+    return qMax<qint64>((dataEnd - dataStart) / 50, minPadding);
+}
+
+void TimelineMapping::useLineUnits()
+{
+    leadIn = 0;
+    minPadding = 2;
 }
 
 void TimelineMapping::setDataRange(qint64 first, qint64 last)
@@ -44,7 +50,7 @@ void TimelineMapping::setWindow(qint64 from, qint64 to)
 {
     if (to < from)
         std::swap(from, to);
-    const qint64 lo = dataStart - padding();
+    const qint64 lo = dataStart - leadIn - padding();
     const qint64 hi = dataEnd + padding();
     const qint64 maxSpan = qMax(hi - lo, kMinSpanMs);
     const qint64 s = std::clamp<qint64>(to - from, kMinSpanMs, maxSpan);
@@ -55,7 +61,7 @@ void TimelineMapping::setWindow(qint64 from, qint64 to)
 
 void TimelineMapping::fitAll()
 {
-    setWindow(dataStart - padding(), dataEnd + padding());
+    setWindow(dataStart - leadIn - padding(), dataEnd + padding());
 }
 
 void TimelineMapping::zoom(double factor, qint64 anchorMs)

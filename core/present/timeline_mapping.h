@@ -16,6 +16,10 @@ struct TimelineMapping
     qint64 start = 0; // the visible window [start, end]
     qint64 end = 0;
     int width = 1; // pixel columns of the plot area
+    // Room kept before the first event by fitAll() and the window's clamp: a minute of clock (what led up
+    // to the failure), none on a line-order axis. `minPadding` is the least margin at either end.
+    qint64 leadIn = 60000;
+    qint64 minPadding = 500;
 
     qint64 span() const { return end - start; }
     double mapTimeToX(qint64 ms) const;
@@ -25,7 +29,9 @@ struct TimelineMapping
 
     void setDataRange(qint64 first, qint64 last);
     void setWindow(qint64 from, qint64 to); // keeps at least kMinSpanMs, clamps to the padded data
-    void fitAll();
+    void fitAll(); // all the data, the lead-in before it and a margin
+    // Units on a line-order axis: line numbers, no lead-in, a margin of a few lines.
+    void useLineUnits();
     // factor < 1 zooms in; `anchorMs` keeps its pixel column.
     void zoom(double factor, qint64 anchorMs);
     void pan(qint64 deltaMs);

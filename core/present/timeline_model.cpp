@@ -10,6 +10,9 @@ namespace rankscope {
 
 namespace {
 
+constexpr qint8 kCauseRole = 0; // TimelineRoles::eventRoles values
+constexpr qint8 kSymptomRole = 1;
+
 QString rankLabel(int rank, const QString& host, int device)
 {
     QString label = QStringLiteral("rank %1").arg(rank);
@@ -38,22 +41,36 @@ void TimelineModel::buildLanes()
     m_unattributedLanes.clear();
     m_laneOfEvent.clear();
     m_warnOrder.clear();
+    m_hostOfPid.clear();
     m_firstTime = 1;
     m_lastTime = 0;
+    m_axis = TimelineAxis::Clock;
     if (!m_incident)
         return;
     const Incident& inc = *m_incident;
     const QSet<int> suspects(m_roles.suspectRanks.begin(), m_roles.suspectRanks.end());
     QSet<int> collateral(m_roles.collateralEvents.begin(), m_roles.collateralEvents.end());
+    // No line with a time at all (a paste, a bare NCCL excerpt): order by line, never by an invented clock.
+    const bool anyTime =
+        std::any_of(inc.events.begin(), inc.events.end(), [](const LogEvent& e) { return e.time.valid; });
+    if (!anyTime && !inc.events.empty())
+        m_axis = TimelineAxis::LineOrder;
+    const bool lineOrder = m_axis == TimelineAxis::LineOrder;
+    // "(pid=767)" lines next to "host:767:767 ... NCCL" lines of the same file are one process.
+    for (const LogEvent& e : inc.events) {
+        if (e.rank < 0 && e.pid >= 0 && !e.host.isEmpty())
+            m_hostOfPid.insert(qMakePair(e.file, e.pid), e.host);
+    }
 
-    QHash<int, int> laneOfRank, laneOfFile;
+    QHash<int, int> laneOfRank;
+    QHash<QString, int> laneOfKey;
     auto addRankLane = [&](int rank, const QString& host, int device, bool inferredOnly) {
         TimelineLane lane;
         lane.rank = rank;
         lane.host = host;
         lane.device = device;
         lane.label = rankLabel(rank, host, device);
-        lane.inferredOnly = inferredOnly;
+        lane.inferredOnly = inferredOnly && !lineOrder;
         lane.suspect = suspects.contains(rank);
         laneOfRank.insert(rank, static_cast<int>(m_lanes.size()));
         m_lanes.push_back(std::move(lane));
@@ -62,7 +79,6 @@ void TimelineModel::buildLanes()
     for (const RankInfo& r : inc.ranks)
         addRankLane(r.rank, r.host, r.nvmlDev >= 0 ? r.nvmlDev : r.cudaDev, !r.timesKnown);
 
-    std::vector<char> stampedLane; // for lanes made from events alone: any stamped time seen
     m_laneOfEvent.assign(inc.events.size(), -1);
     for (size_t i = 0; i < inc.events.size(); ++i) {
         const LogEvent& e = inc.events[i];
@@ -72,41 +88,35 @@ void TimelineModel::buildLanes()
             if (laneIndex < 0) // a rank the merge did not list: keep its events visible anyway
                 laneIndex = addRankLane(e.rank, e.host, e.device, true);
         } else {
-            laneIndex = laneOfFile.value(e.file, -1);
-            if (laneIndex < 0) {
-                TimelineLane lane;
-                lane.kind = TimelineRowKind::Unattributed;
-                lane.file = e.file;
-                const bool known = e.file >= 0 && static_cast<size_t>(e.file) < inc.files.size();
-                const QString name = known ? inc.files[static_cast<size_t>(e.file)].displayPath : QString();
-                lane.label = QStringLiteral("unattributed: ") + (name.isEmpty() ? QStringLiteral("?") : name);
-                lane.inferredOnly = known && !inc.files[static_cast<size_t>(e.file)].hasTimestamps;
-                laneIndex = static_cast<int>(m_lanes.size());
-                laneOfFile.insert(e.file, laneIndex);
-                m_unattributedLanes.push_back(laneIndex);
-                m_lanes.push_back(std::move(lane));
-            }
+            laneIndex = processLane(e, laneOfKey);
         }
         m_laneOfEvent[i] = laneIndex;
         TimelineLane& lane = m_lanes[static_cast<size_t>(laneIndex)];
         if (e.severity >= Severity::Warn)
             ++lane.warnEvents;
-        if (!e.time.valid) {
+        if (!e.time.valid && !lineOrder) {
             ++lane.untimedEvents;
             continue;
         }
+        const qint64 at = lineOrder ? e.line : e.time.ms;
         quint8 mark = static_cast<quint8>(e.severity);
         if (static_cast<int>(i) == m_roles.initiatingEvent)
             mark |= EventMark::Initiating;
         if (collateral.contains(static_cast<int>(i)))
             mark |= EventMark::Collateral;
-        if (e.time.inferred)
+        if (e.time.inferred && !lineOrder)
             mark |= EventMark::InferredTime;
-        lane.times.push_back(e.time.ms);
+        if (i < m_roles.eventRoles.size()) {
+            if (m_roles.eventRoles[i] == kCauseRole)
+                mark |= EventMark::Cause;
+            else if (m_roles.eventRoles[i] == kSymptomRole)
+                mark |= EventMark::Symptom;
+        }
+        lane.times.push_back(at);
         lane.events.push_back(static_cast<int>(i));
         lane.marks.push_back(mark);
-        m_firstTime = m_firstTime > m_lastTime ? e.time.ms : qMin(m_firstTime, e.time.ms);
-        m_lastTime = qMax(m_lastTime, e.time.ms);
+        m_firstTime = m_firstTime > m_lastTime ? at : qMin(m_firstTime, at);
+        m_lastTime = qMax(m_lastTime, at);
         if (e.severity >= Severity::Warn)
             m_warnOrder.push_back(static_cast<int>(i));
     }
@@ -132,38 +142,18 @@ void TimelineModel::buildLanes()
         lane.marks.swap(sorted.marks);
     }
     for (TimelineLane& lane : m_lanes) {
-        if (lane.kind == TimelineRowKind::Rank && !lane.marks.empty() && lane.inferredOnly
-            && inc.rankInfo(lane.rank) == nullptr) {
+        const bool listedRank = lane.kind == TimelineRowKind::Rank && inc.rankInfo(lane.rank) != nullptr;
+        if (!listedRank && !lane.marks.empty() && !lineOrder) {
             lane.inferredOnly = std::all_of(lane.marks.begin(), lane.marks.end(),
                 [](quint8 m) { return (m & EventMark::InferredTime) != 0; });
         }
     }
     std::sort(m_warnOrder.begin(), m_warnOrder.end(), [&](int a, int b) {
-        const qint64 ta = inc.events[static_cast<size_t>(a)].time.ms;
-        const qint64 tb = inc.events[static_cast<size_t>(b)].time.ms;
+        const qint64 ta = eventTime(a);
+        const qint64 tb = eventTime(b);
         return ta != tb ? ta < tb : a < b;
     });
-
-    // Host groups in the order of their lowest rank; "unknown host" last.
-    QHash<QString, int> groupOfHost;
-    std::vector<int> rankLanes;
-    for (int l = 0; l < laneCount(); ++l) {
-        if (m_lanes[static_cast<size_t>(l)].kind == TimelineRowKind::Rank)
-            rankLanes.push_back(l);
-    }
-    std::sort(rankLanes.begin(), rankLanes.end(), [&](int a, int b) { return lane(a).rank < lane(b).rank; });
-    for (int l : rankLanes) {
-        const QString& host = lane(l).host;
-        int g = groupOfHost.value(host, -1);
-        if (g < 0) {
-            g = static_cast<int>(m_groups.size());
-            groupOfHost.insert(host, g);
-            m_groups.push_back({ host, {} });
-        }
-        m_groups[static_cast<size_t>(g)].lanes.push_back(l);
-    }
-    std::stable_partition(
-        m_groups.begin(), m_groups.end(), [](const TimelineHostGroup& g) { return !g.host.isEmpty(); });
+    groupLanes();
 }
 
 QString TimelineModel::groupLabel(int g) const
@@ -206,9 +196,17 @@ int TimelineModel::indexOfEvent(int l, int event) const
     return -1;
 }
 
+bool TimelineModel::isPlaced(int event) const
+{
+    if (!m_incident || event < 0 || static_cast<size_t>(event) >= m_incident->events.size())
+        return false;
+    return m_axis == TimelineAxis::LineOrder || m_incident->events[static_cast<size_t>(event)].time.valid;
+}
+
 qint64 TimelineModel::eventTime(int event) const
 {
-    return m_incident->events[static_cast<size_t>(event)].time.ms;
+    const LogEvent& e = m_incident->events[static_cast<size_t>(event)];
+    return m_axis == TimelineAxis::LineOrder ? e.line : e.time.ms;
 }
 
 } // namespace rankscope

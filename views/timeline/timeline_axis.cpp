@@ -92,4 +92,48 @@ void paintTimeAxis(QPainter& painter, const QRect& rect, const TimelineMapping& 
     }
 }
 
+qint64 chooseLineStep(qint64 spanLines, int width, int minPixels)
+{
+    const double perPixel = static_cast<double>(qMax<qint64>(spanLines, 1)) / qMax(width, 1);
+    for (qint64 decade = 1;; decade *= 10) {
+        for (qint64 m : { 1, 2, 5 }) {
+            if (static_cast<double>(m * decade) / perPixel >= minPixels)
+                return m * decade;
+        }
+    }
+}
+
+void paintLineAxis(QPainter& painter, const QRect& rect, const TimelineMapping& mapping, qint64 referenceLine,
+    const QPalette& palette)
+{
+    const QFontMetrics fm(painter.font());
+    const int line = fm.height();
+    painter.fillRect(rect, palette.color(QPalette::Window));
+    painter.setPen(palette.color(QPalette::Mid));
+    painter.drawLine(rect.left(), rect.bottom(), rect.right(), rect.bottom());
+    const int minPixels = fm.horizontalAdvance(QStringLiteral("line 000000")) + fm.averageCharWidth() * 2;
+    const qint64 step = chooseLineStep(mapping.span(), mapping.width, minPixels);
+    qint64 n = (mapping.start / step) * step;
+    if (n < mapping.start)
+        n += step;
+    for (; n <= mapping.end; n += step) {
+        if (n < 1)
+            continue; // lines count from 1
+        const int x = rect.left() + static_cast<int>(std::floor(mapping.mapTimeToX(n)));
+        const QString label = QStringLiteral("line %1").arg(n);
+        painter.setPen(palette.color(QPalette::Mid));
+        painter.drawLine(x, rect.bottom() - line / 3, x, rect.bottom());
+        if (x + 3 + fm.horizontalAdvance(label) > rect.right())
+            break;
+        painter.setPen(palette.color(QPalette::WindowText));
+        painter.drawText(x + 3, rect.top() + fm.ascent() + 2, label);
+        if (referenceLine >= 0) {
+            painter.setPen(palette.color(QPalette::PlaceholderText));
+            const qint64 d = n - referenceLine;
+            painter.drawText(x + 3, rect.top() + line + fm.ascent() + 2,
+                (d < 0 ? QStringLiteral("%1") : QStringLiteral("+%1")).arg(d) + QStringLiteral(" lines"));
+        }
+    }
+}
+
 } // namespace rankscope

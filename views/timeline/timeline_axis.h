@@ -28,4 +28,11 @@ QString formatOffset(qint64 deltaMs, qint64 stepMs);
 void paintTimeAxis(QPainter& painter, const QRect& rect, const TimelineMapping& mapping, qint64 referenceMs,
     const QPalette& palette);
 
+// The same for a log without times: the mapping's unit is a line number ("line 1 ... line 240"), and the
+// second text line is the distance from the initiating line ("+12 lines"). `referenceLine` -1 omits it.
+void paintLineAxis(QPainter& painter, const QRect& rect, const TimelineMapping& mapping, qint64 referenceLine,
+    const QPalette& palette);
+// A 1, 2, 5 x 10^k line step giving ticks at least `minPixels` apart.
+qint64 chooseLineStep(qint64 spanLines, int width, int minPixels);
+
 } // namespace rankscope

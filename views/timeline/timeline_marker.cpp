@@ -4,27 +4,29 @@
 #include "timeline_painter.h"
 
 #include <QDateTime>
+#include <QFileInfo>
 #include <QFontMetrics>
 #include <QPainter>
+#include <algorithm>
 
 namespace rankscope {
 
 void TimelinePainter::paintInitiatingMarker(QPainter& painter)
 {
     const int ev = m_model.roles().initiatingEvent;
-    const Incident* inc = m_model.incident();
-    if (!inc || ev < 0 || static_cast<size_t>(ev) >= inc->events.size()
-        || !inc->events[static_cast<size_t>(ev)].time.valid)
+    if (!m_model.isPlaced(ev))
         return;
-    const LogEvent& e = inc->events[static_cast<size_t>(ev)];
+    const LogEvent& e = m_model.incident()->events[static_cast<size_t>(ev)];
     const QFontMetrics fm(painter.font());
-    const QString who =
-        e.rank >= 0 ? QStringLiteral("rank %1").arg(e.rank) : m_model.lane(m_model.laneOfEvent(ev)).label;
-    QString text =
-        QStringLiteral("initiating: %1 %2 %3")
-            .arg(who, severityName(e.severity),
-                QDateTime::fromMSecsSinceEpoch(e.time.ms, Qt::UTC).toString(QStringLiteral("HH:mm:ss")));
-    const int x = xOf(e.time.ms);
+    const TimelineLane& lane = m_model.lane(m_model.laneOfEvent(ev));
+    QString who = e.rank >= 0 ? QStringLiteral("rank %1").arg(e.rank) : lane.label;
+    if (lane.kind == TimelineRowKind::Unattributed && e.file >= 0) // the file's name, not its whole path
+        who = QFileInfo(m_model.incident()->files[static_cast<size_t>(e.file)].displayPath).fileName();
+    const QString when = m_model.axis() == TimelineAxis::LineOrder
+        ? QStringLiteral("line %1").arg(e.line)
+        : QDateTime::fromMSecsSinceEpoch(e.time.ms, Qt::UTC).toString(QStringLiteral("HH:mm:ss"));
+    QString text = QStringLiteral("initiating: %1 %2 %3").arg(who, severityName(e.severity), when);
+    const int x = xOf(m_model.eventTime(ev));
     const int plotRight = m_geo.plotLeft() + m_geo.plotWidth();
     const bool inside = x >= m_geo.plotLeft() && x < plotRight;
     if (!inside) // off screen: say where it is
@@ -34,6 +36,7 @@ void TimelinePainter::paintInitiatingMarker(QPainter& painter)
     int boxLeft = inside ? x + 3 : (x < m_geo.plotLeft() ? m_geo.plotLeft() : plotRight - w);
     if (inside && boxLeft + w > plotRight)
         boxLeft = x - 3 - w; // flip to the left of the line near the right edge
+    boxLeft = std::max(boxLeft, m_geo.plotLeft()); // never over the lane names
     const QRect box(boxLeft, bandTop, w, fm.height() + 2);
 
     painter.save();

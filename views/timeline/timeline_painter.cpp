@@ -6,6 +6,8 @@
 #include <QDateTime>
 #include <QFontMetrics>
 #include <QPainter>
+#include <QPainterPath>
+#include <algorithm>
 #include <array>
 #include <cmath>
 
@@ -67,11 +69,14 @@ void TimelinePainter::paintHeaderRow(QPainter& painter, int row, int top)
     painter.setFont(bold);
     painter.setPen(m_palette.color(QPalette::ButtonText));
     const int shown = m_model.groupShownLanes(g);
+    const bool onlyRanks = std::all_of(group.lanes.begin(), group.lanes.end(),
+        [this](int l) { return m_model.lane(l).kind == TimelineRowKind::Rank; });
+    const QString noun = onlyRanks ? QStringLiteral("rank") : QStringLiteral("lane");
     const QString text = (collapsed ? QStringLiteral("▸ ") : QStringLiteral("▾ ")) + m_model.groupLabel(g)
-        + QStringLiteral("  (%1 rank%2)").arg(shown).arg(shown == 1 ? QString() : QStringLiteral("s"));
+        + QStringLiteral("  (%1 %2%3)").arg(shown).arg(noun, shown == 1 ? QString() : QStringLiteral("s"));
     const QFontMetrics fm(bold);
     painter.drawText(QRect(4, top, m_geo.gutterWidth - 8, m_geo.rowHeight), Qt::AlignVCenter | Qt::AlignLeft,
-        fm.elidedText(text, Qt::ElideRight, m_geo.gutterWidth - 8));
+        fm.elidedText(text, Qt::ElideMiddle, m_geo.gutterWidth - 8));
     painter.setFont(plain);
     if (!collapsed)
         return;
@@ -122,14 +127,16 @@ void TimelinePainter::paintLaneRow(QPainter& painter, int row, int top, int sele
         label.remove(QStringLiteral(" · ") + lane.host); // the host group's header above names it
     if (lane.untimedEvents > 0)
         label += QStringLiteral(" (+%1 untimed)").arg(lane.untimedEvents);
-    const int indent = lane.kind == TimelineRowKind::Rank ? fm.averageCharWidth() * 3 : 4;
+    const bool grouped = m_model.row(row).kind == TimelineRowKind::Rank; // under a host header
+    const int indent = grouped ? fm.averageCharWidth() * 3 : 4;
     QFont font = painter.font();
     const QFont plain = font;
     font.setItalic(lane.inferredOnly);
     painter.setFont(font);
     painter.setPen(m_palette.color(lane.inferredOnly ? QPalette::PlaceholderText : QPalette::Text));
     const QRect labelRect(indent, top, qMax(0, labelRight - indent), m_geo.rowHeight);
-    const QString elided = QFontMetrics(font).elidedText(label, Qt::ElideRight, labelRect.width());
+    // Elided in the middle: the end of a label (a file name, a GPU) is what tells lanes apart.
+    const QString elided = QFontMetrics(font).elidedText(label, Qt::ElideMiddle, labelRect.width());
     painter.drawText(labelRect, Qt::AlignVCenter | Qt::AlignLeft, elided);
     if (lane.inferredOnly) { // dashed underline: "inferred times"
         QPen dash(m_palette.color(QPalette::PlaceholderText), 1, Qt::DashLine);
@@ -140,6 +147,58 @@ void TimelinePainter::paintLaneRow(QPainter& painter, int row, int top, int sele
     painter.setFont(plain);
     binLane(lane, m_mapping, selectedEvent, m_bins);
     paintBins(painter, top, lane.inferredOnly);
+    paintRoleMarkers(painter, top);
+}
+
+int TimelinePainter::markerSize() const
+{
+    return qMax(kMinMarkerPixels, m_geo.rowHeight - 6);
+}
+
+void TimelinePainter::paintRoleMarkers(QPainter& painter, int top)
+{
+    // A shape per role over the strokes, at most one per marker width so they stay apart and hittable:
+    // cause a filled diamond, collateral a hollow diamond, symptom a triangle. The initiating event has
+    // its own ring and line (paintInitiatingMarker); context lines stay plain strokes.
+    const int size = markerSize();
+    const double half = size / 2.0;
+    const double cy = top + m_geo.rowHeight / 2.0;
+    QPainterPath cause, collateral, symptom;
+    int lastMarker = -size;
+    for (size_t c = 0; c < m_bins.size(); ++c) {
+        const quint8 f = m_bins[c].flags;
+        if ((f & BinFlag::Initiating) || !(f & (BinFlag::Cause | BinFlag::Collateral | BinFlag::Symptom)))
+            continue;
+        const int col = static_cast<int>(c);
+        if (col - lastMarker < size)
+            continue;
+        lastMarker = col;
+        const double cx = m_geo.plotLeft() + col + 0.5;
+        QPolygonF diamond({ QPointF(cx, cy - half), QPointF(cx + half, cy), QPointF(cx, cy + half),
+            QPointF(cx - half, cy) });
+        if (f & BinFlag::Cause)
+            cause.addPolygon(diamond);
+        else if (f & BinFlag::Collateral)
+            collateral.addPolygon(diamond);
+        else
+            symptom.addPolygon(QPolygonF(
+                { QPointF(cx, cy - half), QPointF(cx + half, cy + half), QPointF(cx - half, cy + half) }));
+    }
+    if (cause.isEmpty() && collateral.isEmpty() && symptom.isEmpty())
+        return;
+    painter.save();
+    painter.setRenderHint(QPainter::Antialiasing, true);
+    for (QPainterPath* p : { &cause, &symptom })
+        p->closeSubpath();
+    painter.setPen(QPen(m_palette.color(QPalette::Base), 1));
+    painter.setBrush(severityColor(Severity::Error, m_palette));
+    painter.drawPath(cause);
+    painter.setBrush(severityColor(Severity::Warn, m_palette));
+    painter.drawPath(symptom);
+    painter.setPen(QPen(collateralColor(m_palette), 2));
+    painter.setBrush(m_palette.color(QPalette::Base));
+    painter.drawPath(collateral);
+    painter.restore();
 }
 
 void TimelinePainter::paintBins(QPainter& painter, int top, bool dim)
@@ -206,7 +265,7 @@ void TimelinePainter::ring(QPainter& painter, int x, int yCenter, const QColor& 
 void TimelinePainter::paintSelectionRing(QPainter& painter, int selectedEvent)
 {
     const int row = m_model.rowOfLane(m_model.laneOfEvent(selectedEvent));
-    if (row < 0 || !m_model.incident()->events[static_cast<size_t>(selectedEvent)].time.valid)
+    if (row < 0 || !m_model.isPlaced(selectedEvent))
         return;
     const int x = xOf(m_model.eventTime(selectedEvent));
     if (x < m_geo.plotLeft() || x >= m_geo.plotLeft() + m_geo.plotWidth())

@@ -35,6 +35,8 @@ struct TimelineGeometry
 class TimelinePainter
 {
 public:
+    static constexpr int kMinMarkerPixels = 9; // role markers are at least this wide: visible and hittable
+
     TimelinePainter(const TimelineModel& model, const TimelineMapping& mapping,
         const TimelineGeometry& geometry, const QPalette& palette);
 
@@ -50,6 +52,8 @@ private:
     void paintHeaderRow(QPainter& painter, int row, int top);
     void paintLaneRow(QPainter& painter, int row, int top, int selectedEvent);
     void paintBins(QPainter& painter, int top, bool dim);
+    void paintRoleMarkers(QPainter& painter, int top);
+    int markerSize() const;
     void ring(QPainter& painter, int x, int yCenter, const QColor& color, int width);
 
     const TimelineModel& m_model;

@@ -13,6 +13,13 @@
 
 namespace rankscope {
 
+namespace {
+
+constexpr qint64 kMinClockSpanMs = 60000; // Home shows at least a minute around the initiating event
+constexpr qint64 kMinLineSpan = 200; // ... or, without times, at least this many lines
+
+} // namespace
+
 TimelineView::TimelineView(QWidget* parent)
     : QAbstractScrollArea(parent)
 {
@@ -21,7 +28,28 @@ TimelineView::TimelineView(QWidget* parent)
     setVerticalScrollBarPolicy(Qt::ScrollBarAsNeeded);
     viewport()->setAttribute(Qt::WA_OpaquePaintEvent);
     setMinimumSize(fontMetrics().averageCharWidth() * 40, fontMetrics().height() * 8);
+    m_strip = new TimelineOverviewStrip(this);
+    connect(m_strip, &TimelineOverviewStrip::laneRequested, this, &TimelineView::scrollToLane);
     updateLayout();
+}
+
+void TimelineView::scrollToLane(int lane)
+{
+    if (lane < 0 || lane >= m_model.laneCount())
+        return;
+    if (m_model.rowOfLane(lane) < 0 && m_model.laneShown(lane)) { // inside a collapsed host: open it
+        m_model.setCollapsed(m_model.lane(lane).host, false);
+        updateLayout();
+    }
+    scrollToRow(m_model.rowOfLane(lane));
+}
+
+void TimelineView::refreshStrip()
+{
+    const int h = TimelineOverviewStrip::preferredHeight(m_model.laneCount());
+    setViewportMargins(0, h, 0, 0);
+    m_strip->setGeometry(frameWidth(), frameWidth(), viewport()->width(), h);
+    m_strip->setModel(&m_model);
 }
 
 void TimelineView::setIncident(const Incident* incident, const TimelineRoles& roles)
@@ -36,7 +64,12 @@ void TimelineView::setModel(TimelineModel model)
     m_model = std::move(model);
     m_selected = -1;
     measureLabels();
+    refreshStrip();
     updateLayout();
+    m_mapping = TimelineMapping {};
+    m_mapping.width = m_geo.plotWidth();
+    if (m_model.axis() == TimelineAxis::LineOrder)
+        m_mapping.useLineUnits();
     if (m_model.hasTimes())
         m_mapping.setDataRange(m_model.firstTime(), m_model.lastTime());
     else
@@ -66,7 +99,7 @@ void TimelineView::measureLabels()
     for (int l : lanes) {
         const TimelineLane& lane = m_model.lane(l);
         int w = fm.horizontalAdvance(lane.label)
-            + (lane.kind == TimelineRowKind::Rank ? fm.averageCharWidth() * 3 : 0);
+            + (lane.kind == TimelineRowKind::Rank || !lane.host.isEmpty() ? fm.averageCharWidth() * 3 : 0);
         if (lane.suspect)
             w += fm.horizontalAdvance(QStringLiteral("suspect")) + fm.averageCharWidth() + 4;
         widest = std::max(widest, w);
@@ -87,6 +120,10 @@ void TimelineView::updateLayout()
     m_geo.gutterWidth = std::clamp(m_labelWidth, fm.averageCharWidth() * 12,
         std::max(fm.averageCharWidth() * 12, m_geo.viewport.width() * 2 / 5));
     m_mapping.width = m_geo.plotWidth();
+    if (m_strip) {
+        m_strip->setGeometry(frameWidth(), frameWidth(), viewport()->width(), m_strip->height());
+        m_strip->setPlotArea(m_geo.plotLeft(), m_geo.plotWidth());
+    }
     const int page = std::max(0, m_geo.viewport.height() - m_geo.axisHeight);
     QScrollBar* bar = verticalScrollBar();
     bar->setRange(0, std::max(0, m_model.rowCount() * m_geo.rowHeight - page));
@@ -105,18 +142,21 @@ void TimelineView::setHostCollapsed(const QString& host, bool collapsed)
 void TimelineView::setHostFilter(const QString& host)
 {
     m_model.setHostFilter(host);
+    m_strip->setModel(&m_model);
     updateLayout();
 }
 
 void TimelineView::setWarnOnly(bool warnOnly)
 {
     m_model.setWarnOnly(warnOnly);
+    m_strip->setModel(&m_model);
     updateLayout();
 }
 
 void TimelineView::setTextFilter(const QString& text)
 {
     m_model.setTextFilter(text);
+    m_strip->setModel(&m_model);
     updateLayout();
 }
 
@@ -129,18 +169,31 @@ void TimelineView::setVisibleRange(qint64 start, qint64 end)
 void TimelineView::rangeChanged()
 {
     viewport()->update();
+    m_strip->setVisibleWindow(m_mapping);
     Q_EMIT visibleRangeChanged(m_mapping.start, m_mapping.end);
+}
+
+qint64 TimelineView::zoomAnchor(qint64 fallback) const
+{
+    // Zooming must not lose the answer: while the initiating event is on screen, it keeps its column.
+    const int ev = m_model.roles().initiatingEvent;
+    if (m_model.isPlaced(ev)) {
+        const qint64 t = m_model.eventTime(ev);
+        if (t >= m_mapping.start && t <= m_mapping.end)
+            return t;
+    }
+    return fallback;
 }
 
 void TimelineView::zoomIn()
 {
-    m_mapping.zoom(0.5, m_mapping.start + m_mapping.span() / 2);
+    m_mapping.zoom(0.5, zoomAnchor(m_mapping.start + m_mapping.span() / 2));
     rangeChanged();
 }
 
 void TimelineView::zoomOut()
 {
-    m_mapping.zoom(2.0, m_mapping.start + m_mapping.span() / 2);
+    m_mapping.zoom(2.0, zoomAnchor(m_mapping.start + m_mapping.span() / 2));
     rangeChanged();
 }
 
@@ -165,14 +218,15 @@ void TimelineView::fitAll()
 void TimelineView::zoomToInitiating()
 {
     const int ev = m_model.roles().initiatingEvent;
-    const Incident* inc = m_model.incident();
-    if (!inc || ev < 0 || static_cast<size_t>(ev) >= inc->events.size()
-        || !inc->events[static_cast<size_t>(ev)].time.valid) {
+    if (!m_model.isPlaced(ev)) {
         fitAll();
         return;
     }
-    // Enough context to see what came before and what followed: a twentieth of the job, at least a minute.
-    const qint64 span = std::max<qint64>(60000, (m_mapping.dataEnd - m_mapping.dataStart) / 20);
+    // Enough context to see what came before and what followed: a twentieth of the job, at least a
+    // minute, or on a line-order axis at least a screenful of lines.
+    const bool lines = m_model.axis() == TimelineAxis::LineOrder;
+    const qint64 span = std::max<qint64>(
+        lines ? kMinLineSpan : kMinClockSpanMs, (m_mapping.dataEnd - m_mapping.dataStart) / 20);
     m_mapping.centerOn(m_model.eventTime(ev), span);
     scrollToRow(m_model.rowOfLane(m_model.laneOfEvent(ev)));
     rangeChanged();
@@ -191,7 +245,7 @@ void TimelineView::selectEvent(int event)
             m_model.setCollapsed(m_model.lane(lane).host, false);
             updateLayout();
         }
-        if (inc->events[static_cast<size_t>(event)].time.valid) {
+        if (m_model.isPlaced(event)) {
             const qint64 t = m_model.eventTime(event);
             if (t < m_mapping.start || t > m_mapping.end) {
                 m_mapping.centerOn(t, m_mapping.span());
@@ -263,12 +317,17 @@ void TimelineView::paintEvent(QPaintEvent*)
     tp.paintRows(painter, m_selected);
     painter.fillRect(QRect(0, 0, m_geo.viewport.width(), m_geo.axisHeight), pal.color(QPalette::Window));
     const int ev = m_model.roles().initiatingEvent;
-    const bool hasRef = ev >= 0 && m_model.incident()->events[static_cast<size_t>(ev)].time.valid;
-    paintTimeAxis(painter, QRect(m_geo.plotLeft(), 0, m_geo.plotWidth() + 4, m_geo.axisHeight), m_mapping,
-        hasRef ? m_model.eventTime(ev) : -1, pal);
+    const bool lines = m_model.axis() == TimelineAxis::LineOrder;
+    const bool hasRef = m_model.isPlaced(ev);
+    const QRect axisRect(m_geo.plotLeft(), 0, m_geo.plotWidth() + 4, m_geo.axisHeight);
+    if (lines)
+        paintLineAxis(painter, axisRect, m_mapping, hasRef ? m_model.eventTime(ev) : -1, pal);
+    else
+        paintTimeAxis(painter, axisRect, m_mapping, hasRef ? m_model.eventTime(ev) : -1, pal);
     painter.setPen(pal.color(QPalette::PlaceholderText));
     const QFontMetrics fm(font());
-    painter.drawText(QRect(4, 2, m_geo.gutterWidth - 8, fm.height()), Qt::AlignLeft, tr("time (UTC)"));
+    painter.drawText(QRect(4, 2, m_geo.gutterWidth - 8, fm.height()), Qt::AlignLeft,
+        lines ? tr("line (no times in the log)") : tr("time (UTC)"));
     if (hasRef)
         painter.drawText(QRect(4, 2 + fm.height(), m_geo.gutterWidth - 8, fm.height()), Qt::AlignLeft,
             tr("from initiating"));

@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: MIT
 // The per-rank timeline: host groups and rank lanes with per-pixel severity strokes, the
 // initiating event marked across the view, collateral and suspects flagged, a time axis with the
-// offset from the initiating event. Keys: W/S zoom, A/D pan, F fit, Home initiating event,
+// offset from the initiating event. Keys: W/S zoom (around the initiating event while it is visible),
+// A/D pan, F fit (with the minute before the first event), Home initiating event,
 // N/P next/previous WARN-or-worse event; drag to zoom; Ctrl+wheel zooms, wheel scrolls rows.
 #pragma once
 
 #include "timeline_mapping.h"
 #include "timeline_model.h"
+#include "timeline_overview_strip.h"
 #include "timeline_painter.h"
 
 #include <QAbstractScrollArea>
@@ -29,6 +31,7 @@ public:
 
     const TimelineModel& model() const { return m_model; }
     const TimelineMapping& mapping() const { return m_mapping; }
+    const TimelineOverviewStrip* overviewStrip() const { return m_strip; }
     qint64 visibleStart() const { return m_mapping.start; }
     qint64 visibleEnd() const { return m_mapping.end; }
     int rowCount() const { return m_model.rowCount(); }
@@ -60,6 +63,8 @@ public Q_SLOTS:
     void zoomToInitiating();
     void selectNextWarn();
     void selectPreviousWarn();
+    // Scrolls the lanes to `lane` (opening its host when collapsed): what a click on the overview does.
+    void scrollToLane(int lane);
 
 Q_SIGNALS:
     void eventSelected(int eventIndex);
@@ -79,13 +84,17 @@ protected:
 
 private:
     void updateLayout();
+    void refreshStrip(); // the overview strip's rows and height, after the lanes or filters changed
     void measureLabels();
     void rangeChanged();
     void scrollToRow(int row);
     int eventAt(const QPoint& pos) const;
+    // The time zooming keeps in its column: the initiating event while it is visible, else `fallback`.
+    qint64 zoomAnchor(qint64 fallback) const;
     QString tooltipFor(int event) const;
 
     TimelineModel m_model;
+    TimelineOverviewStrip* m_strip = nullptr; // child; every lane at once, above the axis
     TimelineMapping m_mapping;
     TimelineGeometry m_geo;
     int m_selected = -1;

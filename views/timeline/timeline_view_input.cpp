@@ -20,16 +20,16 @@ int TimelineView::eventAt(const QPoint& pos) const
     if (row < 0 || pos.x() < m_geo.plotLeft() || m_model.row(row).kind == TimelineRowKind::HostHeader)
         return -1;
     // A few pixels of slack (from the font, so it scales with HiDPI) make 1 px strokes clickable.
-    const double tolerance = std::max(3, fontMetrics().averageCharWidth() / 2);
+    // As wide as a role marker: a marker that can be seen can be hit.
+    const double tolerance =
+        std::max(TimelinePainter::kMinMarkerPixels / 2 + 1, fontMetrics().averageCharWidth() / 2);
     return eventNearColumn(
         m_model.lane(m_model.row(row).lane), m_mapping, pos.x() - m_geo.plotLeft() + 0.5, tolerance);
 }
 
 QPoint TimelineView::eventPosition(int event) const
 {
-    const Incident* inc = m_model.incident();
-    if (!inc || event < 0 || static_cast<size_t>(event) >= inc->events.size()
-        || !inc->events[static_cast<size_t>(event)].time.valid)
+    if (!m_model.isPlaced(event))
         return { -1, -1 };
     const int row = m_model.rowOfLane(m_model.laneOfEvent(event));
     const qint64 t = m_model.eventTime(event);
@@ -44,9 +44,7 @@ QPoint TimelineView::eventPosition(int event) const
 int TimelineView::initiatingMarkerX() const
 {
     const int ev = m_model.roles().initiatingEvent;
-    const Incident* inc = m_model.incident();
-    if (!inc || ev < 0 || static_cast<size_t>(ev) >= inc->events.size()
-        || !inc->events[static_cast<size_t>(ev)].time.valid)
+    if (!m_model.isPlaced(ev))
         return -1;
     const qint64 t = m_model.eventTime(ev);
     return t < m_mapping.start || t > m_mapping.end ? -1 : xForTime(t);
@@ -57,13 +55,18 @@ QString TimelineView::tooltipFor(int event) const
     const Incident& inc = *m_model.incident();
     const LogEvent& e = inc.events[static_cast<size_t>(event)];
     const TimelineLane& lane = m_model.lane(m_model.laneOfEvent(event));
-    QString when = QDateTime::fromMSecsSinceEpoch(e.time.ms, Qt::UTC)
-                       .toString(QStringLiteral("yyyy-MM-dd HH:mm:ss.zzz"));
-    if (e.time.inferred)
-        when += tr(" (inferred)");
     const int ref = m_model.roles().initiatingEvent;
-    if (ref >= 0 && inc.events[static_cast<size_t>(ref)].time.valid)
-        when += QStringLiteral("  ") + formatOffset(e.time.ms - m_model.eventTime(ref), 1);
+    QString when;
+    if (m_model.axis() == TimelineAxis::LineOrder) {
+        when = tr("line %1 (the log has no times)").arg(e.line);
+    } else {
+        when = QDateTime::fromMSecsSinceEpoch(e.time.ms, Qt::UTC)
+                   .toString(QStringLiteral("yyyy-MM-dd HH:mm:ss.zzz"));
+        if (e.time.inferred)
+            when += tr(" (inferred)");
+        if (m_model.isPlaced(ref))
+            when += QStringLiteral("  ") + formatOffset(e.time.ms - m_model.eventTime(ref), 1);
+    }
     QString file;
     if (e.file >= 0 && static_cast<size_t>(e.file) < inc.files.size())
         file = inc.files[static_cast<size_t>(e.file)].displayPath + QStringLiteral(":%1").arg(e.line);
@@ -106,7 +109,8 @@ void TimelineView::wheelEvent(QWheelEvent* event)
     if (steps == 0.0)
         return;
     const double x = event->position().x() - m_geo.plotLeft();
-    m_mapping.zoom(std::pow(0.8, steps), m_mapping.mapXToTime(std::clamp(x, 0.0, double(m_mapping.width))));
+    m_mapping.zoom(
+        std::pow(0.8, steps), zoomAnchor(m_mapping.mapXToTime(std::clamp(x, 0.0, double(m_mapping.width)))));
     rangeChanged();
     event->accept();
 }
