@@ -34,6 +34,28 @@ qint64 findMatchingLine(const FileLines& lines, const QRegularExpression& re,
     return -1;
 }
 
+MatchCount countMatchingLines(const FileLines& lines, const QRegularExpression& re,
+    const std::vector<qint64>* shown, qint64 line, const CancelToken* cancel)
+{
+    MatchCount c;
+    const qint64 rows = shown ? static_cast<qint64>(shown->size()) : lines.count();
+    if (re.pattern().isEmpty() || !re.isValid())
+        return c;
+    for (qint64 row = 0; row < rows; ++row) {
+        if (row % kCheckEvery == kCheckEvery - 1 && cancel && cancel->isCancelled()) {
+            c.cancelled = true;
+            return c;
+        }
+        const qint64 l = shown ? (*shown)[static_cast<size_t>(row)] : row + 1;
+        if (re.match(lines.line(l - 1)).hasMatch()) {
+            ++c.total;
+            if (l == line)
+                c.ordinal = c.total;
+        }
+    }
+    return c;
+}
+
 std::vector<qint64> warnOrMarkedLines(const FileLines& lines, const std::vector<LogMark>& marks,
     const CancelToken* cancel, const ProgressFn& progress, bool* cancelled)
 {

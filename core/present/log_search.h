@@ -21,6 +21,16 @@ qint64 findMatchingLine(const FileLines& lines, const QRegularExpression& re,
     const std::vector<qint64>* shown, qint64 startRow, int direction, const CancelToken* cancel = nullptr,
     const ProgressFn& progress = {});
 
+// How many rows match `re` (`shown` as for findMatchingLine), and which of them is `line`: "3 of 41".
+struct MatchCount
+{
+    qint64 total = 0;
+    qint64 ordinal = 0; // 1-based position of `line` among the matching rows; 0 when it does not match
+    bool cancelled = false;
+};
+MatchCount countMatchingLines(const FileLines& lines, const QRegularExpression& re,
+    const std::vector<qint64>* shown, qint64 line, const CancelToken* cancel = nullptr);
+
 // The lines the WARN+ filter keeps (1-based, sorted): WARN-or-worse by their text, and every marked line
 // (signature hits and the continuation lines of their records). Empty and `*cancelled` set when cancelled.
 std::vector<qint64> warnOrMarkedLines(const FileLines& lines, const std::vector<LogMark>& marks,
