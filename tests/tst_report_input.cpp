@@ -8,6 +8,7 @@
 #include "report.h"
 #include "report_input.h"
 
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QTemporaryDir>
 #include <QTest>
