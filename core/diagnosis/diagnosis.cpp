@@ -91,6 +91,10 @@ QString logFolderOf(const Incident& inc)
         if (fi.isFile())
             return QDir::cleanPath(fi.absolutePath());
     }
+    // Read from stdin only: rg reads the same log when it is piped in again. Never ".": that searches
+    // wherever the user happens to be.
+    if (inc.inputs.contains(QStringLiteral("<stdin>")))
+        return QStringLiteral("-");
     return QStringLiteral(".");
 }
 
