@@ -10,6 +10,7 @@
 #include <QLineEdit>
 #include <QToolButton>
 #include <QVBoxLayout>
+#include <algorithm>
 
 namespace rankscope {
 
@@ -22,7 +23,11 @@ LogPanel::LogPanel(QWidget* parent)
     auto* bar = new QHBoxLayout;
     bar->setContentsMargins(4, 2, 4, 0);
     m_file = new QLabel;
+    m_file->setObjectName(QStringLiteral("logHeader"));
+    m_file->setTextFormat(Qt::PlainText);
     m_file->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_file->setMinimumWidth(40);
+    m_file->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred); // the layout gives it the rest
     m_search = new QLineEdit;
     m_search->setPlaceholderText(tr("Search (regex)…"));
     m_search->setClearButtonEnabled(true);
@@ -66,13 +71,37 @@ LogPanel::LogPanel(QWidget* parent)
     });
     connect(m_view, &LogView::findFinished, this,
         [this](qint64 hit) { m_message->setText(hit < 0 ? tr("no match") : QString()); });
+    connect(m_view, &LogView::matchCounted, this, [this](qint64 ordinal, qint64 total) {
+        m_message->setText(
+            ordinal > 0 ? tr("%1 of %2").arg(ordinal).arg(total) : tr("%1 matches").arg(total));
+    });
     connect(
         m_line, &QLineEdit::returnPressed, this, [this] { m_view->goToLine(m_line->text().toLongLong()); });
 }
 
 void LogPanel::setFileLabel(const QString& text)
 {
-    m_file->setText(text);
+    m_fileText = text;
+    m_file->setToolTip(text);
+    elideFileLabel();
+}
+
+QString LogPanel::fileLabel() const
+{
+    return m_fileText;
+}
+
+void LogPanel::elideFileLabel()
+{
+    // The label may shrink to nothing; the end of the path (the file name) and the line stay longest.
+    m_file->setText(
+        m_file->fontMetrics().elidedText(m_fileText, Qt::ElideMiddle, std::max(0, m_file->width())));
+}
+
+void LogPanel::resizeEvent(QResizeEvent* event)
+{
+    QWidget::resizeEvent(event);
+    elideFileLabel();
 }
 QString LogPanel::searchMessage() const
 {

@@ -18,11 +18,16 @@ class LogPanel : public QWidget
 public:
     explicit LogPanel(QWidget* parent = nullptr);
     LogView* view() const { return m_view; }
-    void setFileLabel(const QString& text);
+    void setFileLabel(const QString& text); // plain text, elided in the middle so the file name stays
+    QString fileLabel() const; // the whole text
     QString searchMessage() const;
+
+protected:
+    void resizeEvent(QResizeEvent* event) override;
 
 private:
     void search(bool forward);
+    void elideFileLabel();
 
     LogView* m_view = nullptr;
     QLabel* m_file = nullptr;
@@ -30,6 +35,7 @@ private:
     QLineEdit* m_line = nullptr;
     QCheckBox* m_warnOnly = nullptr;
     QLabel* m_message = nullptr;
+    QString m_fileText;
 };
 
 } // namespace rankscope

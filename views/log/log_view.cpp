@@ -106,6 +106,15 @@ bool LogView::showPrepared(PreparedLog log)
     return m_lines != nullptr;
 }
 
+void LogView::clear()
+{
+    cancelJobs();
+    m_lines.reset();
+    m_marks.clear();
+    m_error.clear();
+    resetFile();
+}
+
 qint64 LogView::shownLineCount() const
 {
     return m_filterActive ? static_cast<qint64>(m_shown->size()) : lineCount();
@@ -270,18 +279,30 @@ void LogView::startFind(int direction)
     std::shared_ptr<const std::vector<qint64>> shown = m_filterActive ? m_shown : nullptr;
     std::shared_ptr<FileLines> lines = m_lines;
     const QRegularExpression re = m_search;
+    struct Found
+    {
+        qint64 line = -1;
+        MatchCount count;
+    };
     m_searchJobs.startJob(
         this,
         [lines, shown, re, start, direction](const CancelToken& token) {
+            Found found;
             const FileLinesResult reader = lines->reopen();
             if (!reader.ok())
-                return qint64(-1);
-            return findMatchingLine(*reader.lines, re, shown.get(), start, direction, &token);
+                return found;
+            found.line = findMatchingLine(*reader.lines, re, shown.get(), start, direction, &token);
+            // The count ("3 of 41") reads the file once more; a match found is shown before it is known.
+            if (found.line > 0)
+                found.count = countMatchingLines(*reader.lines, re, shown.get(), found.line, &token);
+            return found;
         },
-        [this](qint64 line) {
-            if (line > 0)
-                goToLine(line);
-            Q_EMIT findFinished(line > 0 ? line : -1);
+        [this](const Found& found) {
+            if (found.line > 0)
+                goToLine(found.line);
+            Q_EMIT findFinished(found.line > 0 ? found.line : -1);
+            if (found.line > 0 && !found.count.cancelled)
+                Q_EMIT matchCounted(found.count.ordinal, found.count.total);
         });
 }
 

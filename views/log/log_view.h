@@ -40,6 +40,7 @@ public:
     // Shows a file opened off the UI thread (see prepareLog); with the WARN+ filter on and not computed
     // by the job, the filter runs in the background.
     bool showPrepared(PreparedLog log);
+    void clear(); // no file: what another incident showed goes away
     QString errorString() const { return m_error; }
     QString filePath() const { return m_lines ? m_lines->path() : QString(); }
 
@@ -47,6 +48,8 @@ public:
     qint64 shownLineCount() const; // after the severity filter
     bool isLineShown(qint64 line) const;
     QString lineText(qint64 line) const; // 1-based
+    // The signature named on `line`'s badge in the gutter (its tooltip); empty when it has none.
+    QString badgeToolTip(qint64 line) const;
     qint64 currentLine() const { return m_current; }
     qint64 firstVisibleLine() const; // 1-based line at the top of the viewport, 0 when empty
     qint64 lastVisibleLine() const;
@@ -77,6 +80,8 @@ public:
 Q_SIGNALS:
     void currentLineChanged(qint64 line);
     void findFinished(qint64 line); // -1: no match
+    // After findFinished of a match: it is match `ordinal` (1-based) of `total` matching shown lines.
+    void matchCounted(qint64 ordinal, qint64 total);
     void filterApplied();
 
 protected:
@@ -88,6 +93,7 @@ protected:
     void mouseReleaseEvent(QMouseEvent* event) override;
     void scrollContentsBy(int dx, int dy) override;
     void changeEvent(QEvent* event) override;
+    bool viewportEvent(QEvent* event) override;
 
 private:
     qint64 rowCount() const { return shownLineCount(); }
@@ -103,6 +109,7 @@ private:
     qint64 find(int direction);
     int lineHeight() const;
     int gutterWidth() const;
+    int badgeWidth() const;
     qint64 lineAtY(int y) const;
     void paintLine(QPainter& painter, qint64 line, int y);
 

@@ -3,11 +3,13 @@
 #include "log_view.h"
 #include "severity_palette.h"
 
+#include <QHelpEvent>
 #include <QKeyEvent>
 #include <QMouseEvent>
 #include <QPainter>
 #include <QScrollBar>
 #include <QTextLayout>
+#include <QToolTip>
 #include <algorithm>
 #include <climits>
 #include <cmath>
@@ -24,10 +26,40 @@ int LogView::lineHeight() const
     return fontMetrics().height() + 2;
 }
 
+int LogView::badgeWidth() const
+{
+    return fontMetrics().height();
+}
+
+// Left to right: the signature badge column, the line number, a margin. The text starts after it.
 int LogView::gutterWidth() const
 {
     const int digits = static_cast<int>(QString::number(std::max<qint64>(lineCount(), 1)).size());
-    return fontMetrics().horizontalAdvance(QLatin1Char('9')) * (digits + 2);
+    return badgeWidth() + fontMetrics().horizontalAdvance(QLatin1Char('9')) * (digits + 2);
+}
+
+QString LogView::badgeToolTip(qint64 line) const
+{
+    const LogMark* mark = markAt(line);
+    if (!mark || mark->title.isEmpty())
+        return {};
+    return tr("%1 (%2), line %3").arg(mark->title, severityName(mark->severity)).arg(mark->line);
+}
+
+bool LogView::viewportEvent(QEvent* event)
+{
+    // The signature's name is a tooltip over the line's badge or number, never painted over its text.
+    if (event->type() == QEvent::ToolTip && m_lines && rowCount() > 0) {
+        const auto* help = static_cast<QHelpEvent*>(event);
+        const QString tip =
+            help->pos().x() < gutterWidth() ? badgeToolTip(lineAtY(help->pos().y())) : QString();
+        if (tip.isEmpty())
+            QToolTip::hideText();
+        else
+            QToolTip::showText(help->globalPos(), tip, viewport());
+        return true;
+    }
+    return QAbstractScrollArea::viewportEvent(event);
 }
 
 qint64 LogView::firstVisibleLine() const
@@ -159,17 +191,16 @@ void LogView::paintLine(QPainter& painter, qint64 line, int y)
     // The baseline where drawText() put it: one pixel down, then the font's ascent.
     shaped.draw(&painter, QPointF(textLeft, y + 1 + fm.ascent() - shaped.ascent()));
     m_maxWidth = std::max(m_maxWidth, static_cast<int>(std::ceil(shaped.naturalTextWidth())));
-    if (mark && !mark->title.isEmpty() && mark->line == line) {
-        const int w = fm.horizontalAdvance(mark->title) + fm.averageCharWidth() * 2;
-        const QRect badge(viewport()->width() - w - 4, y + 1, w, h - 2);
-        painter.fillRect(badge, severityColor(mark->severity, pal));
-        painter.setPen(pal.color(QPalette::Base));
-        painter.drawText(badge, Qt::AlignCenter, mark->title);
-    }
     painter.setClipping(false);
+    // The gutter is opaque: text scrolled left never shows under the badge or the number.
+    painter.fillRect(QRect(0, y, gutterWidth() - 2, h), pal.color(QPalette::Base));
+    if (mark && !mark->title.isEmpty() && mark->line == line) { // a signature's first line: its badge
+        const int b = badgeWidth();
+        painter.fillRect(QRect(2, y + 2, b - 4, h - 4), severityColor(mark->severity, pal));
+    }
     painter.setPen(line == m_current ? pal.color(QPalette::Text) : pal.color(QPalette::PlaceholderText));
-    painter.drawText(
-        QRect(0, y, gutterWidth() - 8, h), Qt::AlignRight | Qt::AlignVCenter, QString::number(line));
+    painter.drawText(QRect(badgeWidth(), y, gutterWidth() - badgeWidth() - 8, h),
+        Qt::AlignRight | Qt::AlignVCenter, QString::number(line));
 }
 
 void LogView::keyPressEvent(QKeyEvent* event)

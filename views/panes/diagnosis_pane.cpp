@@ -5,6 +5,7 @@
 #include "wrapped_label.h"
 
 #include <QApplication>
+#include <QBoxLayout>
 #include <QCheckBox>
 #include <QClipboard>
 #include <QCryptographicHash>
@@ -27,6 +28,34 @@ namespace rankscope {
 namespace {
 
 constexpr int kFrameMs = 16;
+constexpr int kCopiedMs = 1500; // how long a copy button says "Copied"
+constexpr int kSideBySideMin =
+    560; // narrower than this, Fix and Verify stack instead of sitting side by side
+
+// Two columns side by side when there is room, one above the other when there is not: a narrow pane
+// reflows instead of cutting the commands off at its right edge.
+class ReflowColumns : public QWidget
+{
+public:
+    ReflowColumns()
+        : m_box(new QBoxLayout(QBoxLayout::LeftToRight, this))
+    {
+    }
+    QBoxLayout* box() const { return m_box; }
+
+protected:
+    void resizeEvent(QResizeEvent* event) override
+    {
+        QWidget::resizeEvent(event);
+        const auto dir = width() < kSideBySideMin ? QBoxLayout::TopToBottom : QBoxLayout::LeftToRight;
+        if (m_box->direction() != dir)
+            m_box->setDirection(dir);
+    }
+    QSize minimumSizeHint() const override { return { 0, QWidget::minimumSizeHint().height() }; }
+
+private:
+    QBoxLayout* m_box;
+};
 
 QFont mono()
 {
@@ -59,6 +88,7 @@ DiagnosisPane::DiagnosisPane(QWidget* parent)
 {
     setWidgetResizable(true);
     setFrameShape(QFrame::NoFrame);
+    setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff); // the content reflows to the width instead
     clear();
     showPending(); // nothing is on screen yet: no need to wait
 }
@@ -147,8 +177,12 @@ void DiagnosisPane::showPending()
         QMetaObject::invokeMethod(
             m_evidence,
             [ev = m_evidence] {
-                if (ev)
-                    ev->moveCursor(QTextCursor::End);
+                if (!ev)
+                    return;
+                // The last line, from its column 0: ending at End would scroll to the last line's end.
+                ev->moveCursor(QTextCursor::End);
+                ev->moveCursor(QTextCursor::StartOfBlock);
+                ev->horizontalScrollBar()->setValue(0);
             },
             Qt::QueuedConnection);
     }
@@ -235,7 +269,13 @@ QWidget* DiagnosisPane::commandList(const QStringList& commands)
         auto* copy = new QToolButton;
         copy->setText(tr("Copy"));
         copy->setToolTip(tr("Copy this command (it is never run by Rankscope)"));
-        connect(copy, &QToolButton::clicked, this, [cmd] { QApplication::clipboard()->setText(cmd); });
+        copy->setObjectName(QStringLiteral("copyCommand"));
+        // Feedback where the user looks: the button says "Copied" for a moment and gets its word back.
+        connect(copy, &QToolButton::clicked, this, [cmd, copy] {
+            QApplication::clipboard()->setText(cmd);
+            copy->setText(tr("Copied"));
+            QTimer::singleShot(kCopiedMs, copy, [copy] { copy->setText(tr("Copy")); });
+        });
         grid->addWidget(text, row, 0);
         grid->addWidget(copy, row, 1, Qt::AlignTop);
         ++row;
@@ -313,8 +353,8 @@ void DiagnosisPane::setDiagnosis(const Incident* inc, const Diagnosis* d, const 
         m_layout->addWidget(line);
 
         // Fix and verification side by side.
-        auto* columns = new QWidget;
-        auto* h = new QHBoxLayout(columns);
+        auto* columns = new ReflowColumns;
+        auto* h = columns->box();
         h->setContentsMargins(0, 0, 0, 0);
         h->setSpacing(16);
         auto* fix = new WrappedLabel(d->fix);
@@ -373,9 +413,15 @@ void DiagnosisPane::setDiagnosis(const Incident* inc, const Diagnosis* d, const 
                               hy.reason.toHtmlEscaped());
     for (const QString& n : d->notes)
         notes << n.toHtmlEscaped();
+    QStringList nodeFindings;
+    for (const NodeFinding& f : d->nodeFindings)
+        nodeFindings << QStringLiteral("%1%2 <i>(%3)</i>")
+                            .arg(f.confirms ? tr("<b>confirms:</b> ") : QString(), f.text.toHtmlEscaped(),
+                                f.source.toHtmlEscaped());
     addList(tr("Collateral (later failures on other ranks)"), collateral);
     addList(tr("Suspects"), suspects);
     addList(tr("torchrun's Root Cause"), torchrun);
+    addList(tr("Node evidence"), nodeFindings);
     addList(tr("Topology and notes"), notes);
     addList(tr("Competing hypotheses"), hypotheses);
     if (!lists.isEmpty())

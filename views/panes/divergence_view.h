@@ -11,8 +11,18 @@
 
 class QLabel;
 class QPlainTextEdit;
+class QPushButton;
 
 namespace rankscope {
+
+// Where two lines differ: [from, toFailing) of the failing one, [from, toControl) of the control.
+struct CharRange
+{
+    int from = 0;
+    int toFailing = 0;
+    int toControl = 0;
+};
+CharRange differingChars(const QString& failing, const QString& control);
 
 class DivergenceView : public QWidget
 {
@@ -31,9 +41,18 @@ public:
     QPlainTextEdit* failingEdit() const { return m_left; }
     QPlainTextEdit* controlEdit() const { return m_right; }
     QString headerText() const;
-    void scrollToFirstDifference();
+    void scrollToFirstDifference(); // the rows and the differing characters come into view
+    CharRange firstDifferenceChars() const { return m_firstChars; }
+    int firstDifferenceX() const; // the first differing character's x in the failing side's viewport
+    QPushButton* compareButton() const { return m_compare; }
+
+Q_SIGNALS:
+    void compareRequested(); // the panel's button: pick a healthy run
 
 private:
+    QLabel* m_explain = nullptr;
+    QPushButton* m_compare = nullptr;
+    CharRange m_firstChars;
     QLabel* m_header = nullptr;
     QPlainTextEdit* m_left = nullptr;
     QPlainTextEdit* m_right = nullptr;

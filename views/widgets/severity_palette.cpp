@@ -39,4 +39,40 @@ QColor sysPathColor()
     return QColor(0xd0, 0x1c, 0x1c);
 }
 
+ColorPair toneColors(Tone tone, const QPalette& palette)
+{
+    // Light: a pale tint with dark text. Dark: a deep tint with light text, never a glaring pale one.
+    const bool dark = isDarkPalette(palette);
+    switch (tone) {
+    case Tone::Failure:
+        return dark ? ColorPair { QColor(0x4a, 0x14, 0x24), QColor(0xff, 0xc9, 0xd6) }
+                    : ColorPair { QColor(0xfd, 0xec, 0xef), QColor(0x8a, 0x0f, 0x2e) };
+    case Tone::Healthy:
+        return dark ? ColorPair { QColor(0x17, 0x3d, 0x1d), QColor(0xc8, 0xf0, 0xcc) }
+                    : ColorPair { QColor(0xe8, 0xf5, 0xe9), QColor(0x1b, 0x5e, 0x20) };
+    case Tone::Unsure:
+        return dark ? ColorPair { QColor(0x4a, 0x3a, 0x0c), QColor(0xff, 0xe8, 0xa8) }
+                    : ColorPair { QColor(0xff, 0xf4, 0xd6), QColor(0x6d, 0x4c, 0x00) };
+    }
+    return { palette.color(QPalette::Window), palette.color(QPalette::WindowText) };
+}
+
+QColor diffColor(DiffMark mark, const QPalette& palette)
+{
+    const bool dark = isDarkPalette(palette);
+    switch (mark) {
+    case DiffMark::OnlyFailing:
+        return dark ? QColor(0x5a, 0x22, 0x22) : QColor(0xff, 0xd6, 0xd6);
+    case DiffMark::Changed:
+        return dark ? QColor(0x4d, 0x44, 0x1a) : QColor(0xff, 0xf3, 0xbf);
+    case DiffMark::OnlyControl:
+        return dark ? QColor(0x1d, 0x3a, 0x57) : QColor(0xd6, 0xea, 0xff);
+    case DiffMark::FirstRow:
+        return dark ? QColor(0x6b, 0x42, 0x10) : QColor(0xff, 0xd5, 0x9e);
+    case DiffMark::FirstChars:
+        return dark ? QColor(0xb3, 0x5a, 0x00) : QColor(0xff, 0x9a, 0x2e);
+    }
+    return palette.color(QPalette::Base);
+}
+
 } // namespace rankscope

@@ -16,4 +16,27 @@ QColor initiatingColor(); // the initiating event: one unmistakable hue
 QColor collateralColor(const QPalette& palette);
 QColor sysPathColor(); // SYS (cross-socket) paths
 
+// The one table of the window's other colours, each with a light and a dark variant chosen by the palette.
+enum class Tone
+{
+    Failure, // the banner of a diagnosis that found the failure; FAIL
+    Healthy, // the banner of a run without a failure; PASS
+    Unsure, // INCONCLUSIVE
+};
+struct ColorPair
+{
+    QColor background;
+    QColor text;
+};
+ColorPair toneColors(Tone tone, const QPalette& palette);
+enum class DiffMark
+{
+    OnlyFailing,
+    Changed,
+    OnlyControl,
+    FirstRow, // the row of the first difference
+    FirstChars, // the differing characters within it
+};
+QColor diffColor(DiffMark mark, const QPalette& palette); // a background; the text keeps QPalette::Text
+
 } // namespace rankscope

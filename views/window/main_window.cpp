@@ -8,6 +8,8 @@
 #include "rank_list_delegate.h"
 #include "rank_table_model.h"
 #include "rank_table_proxy.h"
+#include "search_panel.h"
+#include "severity_palette.h"
 #include "timeline_view.h"
 #include "topology_view.h"
 #include "verify_view.h"
@@ -16,16 +18,22 @@
 #include <QCloseEvent>
 #include <QComboBox>
 #include <QDockWidget>
+#include <QEvent>
+#include <QGuiApplication>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
 #include <QProgressBar>
+#include <QScreen>
 #include <QSettings>
 #include <QStatusBar>
 #include <QTableView>
+#include <QTemporaryDir>
+#include <QTimer>
 #include <QToolButton>
 #include <QVBoxLayout>
+#include <algorithm>
 
 namespace rankscope {
 
@@ -42,7 +50,9 @@ MainWindow::MainWindow(QWidget* parent)
     v->setSpacing(0);
     m_banner =
         new QLabel(tr("Drop a log folder, files or a traceback here — or File ▸ Open Log Folder (Ctrl+O)."));
-    m_banner->setWordWrap(true);
+    m_banner->setObjectName(QStringLiteral("banner"));
+    m_banner->setWordWrap(true); // a long headline takes the lines it needs
+    m_banner->setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Minimum);
     m_banner->setMargin(8);
     m_banner->setTextInteractionFlags(Qt::TextSelectableByMouse);
     QFont bf = m_banner->font();
@@ -61,7 +71,7 @@ MainWindow::MainWindow(QWidget* parent)
     m_rankText = text;
     text->setPlaceholderText(tr("Filter ranks (host, rank, text)…"));
     text->setClearButtonEnabled(true);
-    text->setMinimumWidth(180);
+    text->setMinimumWidth(120);
     text->setToolTip(
         tr("Timeline keys: W/S zoom, A/D pan, F fit, Home initiating event, N/P next/previous WARN"));
     filters->addWidget(new QLabel(tr("Host:")));
@@ -117,17 +127,77 @@ MainWindow::MainWindow(QWidget* parent)
     connect(m_timeline, &TimelineView::eventSelected, this, &MainWindow::showEvent);
     connect(m_diagnosis, &DiagnosisPane::eventActivated, this, &MainWindow::showEvent);
 
-    resize(1500, 950);
+    setTheme(savedTheme(), false);
     QSettings settings;
-    restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray());
-    restoreState(settings.value(QStringLiteral("window/state")).toByteArray());
+    fitToScreen(QSize(1500, 950));
+    if (restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray()))
+        fitToScreen(size()); // a geometry saved on a bigger screen, or at a smaller scale, still fits
+    if (!restoreState(settings.value(QStringLiteral("window/state")).toByteArray())) {
+        // First start: once the window has its size, the timeline gets most of it, the diagnosis a column.
+        QTimer::singleShot(0, this, [this] {
+            auto* ranks = findChild<QDockWidget*>(QStringLiteral("ranks"));
+            auto* diag = findChild<QDockWidget*>(QStringLiteral("diagnosis"));
+            if (ranks && diag)
+                resizeDocks({ ranks, diag }, { width() * 14 / 100, width() * 30 / 100 }, Qt::Horizontal);
+        });
+    }
+}
+
+QSize MainWindow::fitSize(QSize preferred) const
+{
+    const QScreen* s = screen() ? screen() : QGuiApplication::primaryScreen();
+    if (!s)
+        return preferred;
+    // Logical pixels: at a scale factor of 2 a 1600x1000 screen is 800x500 of them. The frame takes some.
+    const QSize avail = s->availableGeometry().size() - QSize(16, 40);
+    return preferred.boundedTo(avail).expandedTo(QSize(320, 240));
+}
+
+void MainWindow::fitToScreen(QSize preferred)
+{
+    const QScreen* s = screen() ? screen() : QGuiApplication::primaryScreen();
+    resize(fitSize(preferred));
+    if (!s)
+        return;
+    const QRect avail = s->availableGeometry();
+    QRect frame(pos(), size() + QSize(16, 40));
+    if (!avail.contains(frame)) {
+        frame.moveCenter(avail.center());
+        move(std::max(frame.left(), avail.left()), std::max(frame.top(), avail.top()));
+    }
+}
+
+QString MainWindow::bannerText() const
+{
+    return m_banner->text();
+}
+
+void MainWindow::setBannerTone(int tone)
+{
+    m_bannerTone = tone;
+    if (tone < 0) {
+        m_banner->setStyleSheet(QString());
+        return;
+    }
+    const ColorPair c = toneColors(static_cast<Tone>(tone), palette());
+    m_banner->setStyleSheet(
+        QStringLiteral("QLabel { background: %1; color: %2; border-bottom: 1px solid %2; }")
+            .arg(c.background.name(), c.text.name()));
+}
+
+void MainWindow::changeEvent(QEvent* event)
+{
+    if (event->type() == QEvent::PaletteChange)
+        setBannerTone(m_bannerTone); // the theme changed: the banner's tint follows
+    QMainWindow::changeEvent(event);
 }
 
 MainWindow::~MainWindow()
 {
     // Nothing lands on a window being destroyed. The analysis under way stops at its next look at the
     // token and is waited for, so that no load outlives its window on the thread pool.
-    for (JobTracker* jobs : { &m_loadJobs, &m_viewJobs, &m_logJobs, &m_compareJobs, &m_verifyJobs })
+    for (JobTracker* jobs :
+        { &m_loadJobs, &m_viewJobs, &m_logJobs, &m_compareJobs, &m_verifyJobs, &m_searchJobs })
         jobs->drop();
     m_loadJobs.waitForFinished();
 }
@@ -144,7 +214,8 @@ void MainWindow::buildDocks()
     m_diagnosis = new DiagnosisPane;
     QDockWidget* diag =
         dock(tr("Diagnosis"), QStringLiteral("diagnosis"), m_diagnosis, Qt::RightDockWidgetArea);
-    diag->setMinimumWidth(520);
+    // Small minimums, so that the window fits an 800-pixel-wide screen (1600 at a scale factor of 2).
+    diag->setMinimumWidth(240);
 
     // The rank list: a table model of core/present, sorted (by rank at first) and dressed by the proxy.
     m_rankModel = new RankTableModel(this);
@@ -159,6 +230,7 @@ void MainWindow::buildDocks()
     m_ranks->setAlternatingRowColors(true);
     m_ranks->setShowGrid(false);
     m_ranks->setWordWrap(false);
+    m_ranks->setTextElideMode(Qt::ElideMiddle); // "unattributed: …/rank-0007.log" keeps the file name
     m_ranks->setSortingEnabled(true);
     m_ranks->sortByColumn(RankTableModel::RankColumn, Qt::AscendingOrder);
     // Rows of one text line, all alike: fixed heights, so a thousand ranks are never measured row by row.
@@ -174,9 +246,9 @@ void MainWindow::buildDocks()
     connect(m_ranks, &QTableView::activated, this, &MainWindow::showRankEvent);
     connect(m_ranks, &QTableView::clicked, this, &MainWindow::showRankEvent);
     QDockWidget* ranks = dock(tr("Ranks"), QStringLiteral("ranks"), m_ranks, Qt::LeftDockWidgetArea);
-    ranks->setMinimumWidth(220);
-    // First start: the answer (diagnosis) gets the most room, then the timeline.
-    resizeDocks({ ranks, diag }, { 260, 760 }, Qt::Horizontal);
+    ranks->setMinimumWidth(150);
+    // First start: the timeline in the middle gets most of the width, the diagnosis a readable column.
+    resizeDocks({ ranks, diag }, { 240, 480 }, Qt::Horizontal);
 
     m_log = new LogPanel;
     QDockWidget* log = dock(tr("Log"), QStringLiteral("log"), m_log, Qt::BottomDockWidgetArea);
@@ -192,6 +264,21 @@ void MainWindow::buildDocks()
     QDockWidget* ver = dock(tr("Verify Fix"), QStringLiteral("verify"), m_verify, Qt::BottomDockWidgetArea);
     tabifyDockWidget(div, ver);
     log->raise();
+
+    // Search everything sits beside the rank list: its results stay in sight while the Log view shows a hit.
+    m_searchPanel = new SearchPanel;
+    QDockWidget* search = dock(tr("Search"), QStringLiteral("search"), m_searchPanel, Qt::LeftDockWidgetArea);
+    tabifyDockWidget(ranks, search);
+    ranks->raise();
+    connect(m_searchPanel, &SearchPanel::searchRequested, this, &MainWindow::searchEverything);
+    connect(m_searchPanel, &SearchPanel::stopRequested, this, &MainWindow::stopSearch);
+    connect(m_searchPanel, &SearchPanel::hitActivated, this, [this](int file, qint64 line, int rank) {
+        selectRank(rank);
+        openLogAt(file, line, rank);
+    });
+    connect(logView(), &LogView::currentLineChanged, this, &MainWindow::setLogHeader);
+    connect(m_divergence, &DivergenceView::compareRequested, this, &MainWindow::chooseHealthyRun);
+    connect(m_verify, &VerifyView::verifyRequested, this, &MainWindow::chooseFixedRun);
 }
 
 LogView* MainWindow::logView() const

@@ -11,6 +11,7 @@
 #include "analysis.h"
 #include "incident_view_model.h"
 #include "job_tracker.h"
+#include "theme.h"
 
 #include <QMainWindow>
 #include <memory>
@@ -25,6 +26,8 @@ class QMenu;
 class QCheckBox;
 class QLineEdit;
 class QDockWidget;
+class QActionGroup;
+class QTemporaryDir;
 
 namespace rankscope {
 
@@ -38,6 +41,8 @@ class VerifyView;
 class RankTableModel;
 class RankTableProxy;
 struct Divergence;
+class SearchPanel;
+struct SearchQuery;
 
 class MainWindow : public QMainWindow
 {
@@ -67,20 +72,43 @@ public:
     void verifyFixWith(const QString& path);
     DivergenceView* divergenceView() const { return m_divergence; }
     VerifyView* verifyView() const { return m_verify; }
+    // Search everything (Ctrl+Shift+F): every file of the incident, off the UI thread, with Stop.
+    SearchPanel* searchPanel() const { return m_searchPanel; }
+    void searchEverything(const SearchQuery& query);
+    bool isSearching() const { return m_searchJobs.isRunning(); }
+    QString logHeaderText() const; // the Log view's header: file, line, rank
+
+    // View ▸ Theme; `persist` keeps the choice for the next start (the command line's --theme does not).
+    void setTheme(Theme theme, bool persist);
+    Theme theme() const { return m_theme; }
+    // The window (or a dialog) at `preferred` size, shrunk to the screen's available geometry.
+    QSize fitSize(QSize preferred) const;
+    void fitToScreen(QSize preferred); // resized with fitSize and moved inside the available geometry
+    void openDemo(); // Help ▸ Open Demo Incident
+    void showHowToRead(); // Help ▸ How to Read a Diagnosis
+    QString howToReadHtml() const;
+    QString keyboardHelp() const;
+    QString bannerText() const;
 
 Q_SIGNALS:
     void analysisFinished(); // the answer is on screen
     void attemptShown(int attempt); // after analysisFinished and after every switch of attempt
     void controlFinished(); // a comparison or a verification has been shown
     void controlStopped(); // one was stopped (Stop) before it finished; nothing of it is shown
+    void searchFinished(); // a search of everything has been listed, or was stopped
 
 protected:
     void dragEnterEvent(QDragEnterEvent* event) override;
     void dropEvent(QDropEvent* event) override;
     void closeEvent(QCloseEvent* event) override;
+    void changeEvent(QEvent* event) override;
 
 private:
     void buildMenus();
+    void buildThemeMenu(QMenu* view);
+    void buildHelpMenu();
+    QString demoFolder();
+    void setBannerTone(int tone); // a Tone, or -1 for the palette's own colours
     void buildDocks();
     struct Loaded; // below
     void start(const AnalysisRequest& request);
@@ -98,6 +126,12 @@ private:
     void showRankEvent(const QModelIndex& index);
     void selectRank(int rank);
     void showLog(PreparedLog log);
+    void openLogAt(int file, qint64 line, int rank); // opens the file off the UI thread unless shown
+    void setLogHeader(qint64 line);
+    void clearLog();
+    void showSearch(); // the search dock raised, its pattern focused
+    void stopSearch();
+    void clearSearch(); // another incident or attempt: the old hits point at nothing
     void fillRanks(std::vector<RankRow> rows);
     void updateStatus(const IncidentViewModel* view);
     void releaseInBackground(std::shared_ptr<Analysis> analysis);
@@ -105,6 +139,8 @@ private:
     void addRecent(const QStringList& paths);
     void rebuildRecentMenu();
     void pasteFromClipboard();
+    void chooseHealthyRun(); // a folder dialog, then compareWithHealthyRun
+    void chooseFixedRun(); // a folder dialog, then verifyFixWith
     void showSkipped();
     void showWarnings();
     void exportReportInteractive();
@@ -115,6 +151,7 @@ private:
     TopologyView* m_topology = nullptr;
     DivergenceView* m_divergence = nullptr;
     VerifyView* m_verify = nullptr;
+    SearchPanel* m_searchPanel = nullptr;
     QTableView* m_ranks = nullptr;
     RankTableModel* m_rankModel = nullptr;
     RankTableProxy* m_rankProxy = nullptr;
@@ -129,6 +166,10 @@ private:
     QMenu* m_recentMenu = nullptr;
     QCheckBox* m_rankWarnOnly = nullptr;
     QLineEdit* m_rankText = nullptr;
+    QActionGroup* m_themeGroup = nullptr;
+    Theme m_theme = Theme::System;
+    int m_bannerTone = -1;
+    std::unique_ptr<QTemporaryDir> m_demoDir; // the demo incident, copied out of the resources
 
     // What a load hands back: the analysis and the view of its latest attempt, both built off the UI thread.
     struct Loaded
@@ -145,11 +186,14 @@ private:
     int m_comparedAttempt = -1;
     QStringList m_signatureTitles;
     int m_logFile = -1; // the file the log view shows or is opening
+    int m_searchAttempt = -1; // the attempt the search results are of
+    int m_logRank = -1; // the rank of the line the log view was opened for
     JobTracker m_loadJobs; // analyses
     JobTracker m_viewJobs; // the view of another attempt
     JobTracker m_logJobs; // another log file opened
     JobTracker m_compareJobs; // a healthy run compared with the failing one
     JobTracker m_verifyJobs; // a run after the fix verified
+    JobTracker m_searchJobs; // a search of every file
 };
 
 } // namespace rankscope

@@ -24,14 +24,19 @@ void MainWindow::showEvent(int eventIndex)
     if (m_timeline->selectedEvent() != eventIndex)
         m_timeline->selectEvent(eventIndex); // emits eventSelected, which comes back here once
     selectRank(e.rank);
+    openLogAt(e.file, e.line, e.rank);
+}
+
+void MainWindow::openLogAt(int file, qint64 line, int rank)
+{
+    const AttemptAnalysis* a = currentAttempt();
+    if (!a || file < 0 || file >= static_cast<int>(a->incident.files.size()))
+        return;
     m_logJobs.drop();
-    if (e.file == m_logFile) { // the file shown: only move (a pending switch to another file is dropped)
-        logView()->goToLine(e.line);
-        m_log->setFileLabel(
-            QStringLiteral("<b>%1</b> · line %2 · rank %3")
-                .arg(a->incident.files[static_cast<size_t>(e.file)].displayPath.toHtmlEscaped())
-                .arg(e.line)
-                .arg(e.rank >= 0 ? QString::number(e.rank) : tr("unattributed")));
+    if (file == m_logFile) { // the file shown: only move (a pending switch to another file is dropped)
+        m_logRank = rank;
+        logView()->goToLine(line);
+        setLogHeader(logView()->currentLine());
         return;
     }
     // Another file: open it (its line index, marks, the WARN+ filter) off the UI thread.
@@ -39,9 +44,6 @@ void MainWindow::showEvent(int eventIndex)
     const int attempt = m_attempt;
     const QStringList titles = m_signatureTitles;
     const bool warnOnly = logView()->warnOnly();
-    const int file = e.file;
-    const qint64 line = e.line;
-    const int rank = e.rank;
     // A newer event in another file, another attempt or another analysis drops this one.
     m_logJobs.startJob(
         this,
@@ -59,12 +61,39 @@ void MainWindow::showLog(PreparedLog log)
     if (!a || log.file < 0)
         return;
     m_logFile = log.file;
-    const FileInfo& f = a->incident.files[static_cast<size_t>(log.file)];
-    m_log->setFileLabel(QStringLiteral("<b>%1</b> · line %2 · rank %3")
-                            .arg(f.displayPath.toHtmlEscaped())
-                            .arg(log.line)
-                            .arg(log.rank >= 0 ? QString::number(log.rank) : tr("unattributed")));
+    m_logRank = log.rank;
+    const qint64 line = log.line;
     logView()->showPrepared(std::move(log));
+    setLogHeader(logView()->currentLine() > 0 ? logView()->currentLine() : line);
+}
+
+// The header names the line the view is on: it follows Go to line, the keys and clicks.
+void MainWindow::setLogHeader(qint64 line)
+{
+    const AttemptAnalysis* a = currentAttempt();
+    if (!a || m_logFile < 0 || m_logFile >= static_cast<int>(a->incident.files.size())) {
+        m_log->setFileLabel(QString());
+        return;
+    }
+    const FileInfo& f = a->incident.files[static_cast<size_t>(m_logFile)];
+    m_log->setFileLabel(QStringLiteral("%1 · line %2 · %3")
+                            .arg(f.displayPath)
+                            .arg(line)
+                            .arg(m_logRank >= 0 ? tr("rank %1").arg(m_logRank) : tr("unattributed")));
+}
+
+QString MainWindow::logHeaderText() const
+{
+    return m_log->fileLabel();
+}
+
+void MainWindow::clearLog()
+{
+    m_logJobs.drop();
+    m_logFile = -1;
+    m_logRank = -1;
+    logView()->clear();
+    m_log->setFileLabel(QString());
 }
 
 void MainWindow::showRankEvent(const QModelIndex& index)

@@ -4,17 +4,23 @@
 #include "diagnosis_pane.h"
 #include "log_view.h"
 #include "main_window.h"
+#include "pasted_copy.h"
 #include "rank_table_model.h"
 #include "rediagnose.h"
+#include "severity_palette.h"
 #include "timeline_view.h"
 #include "topology_view.h"
 
 #include <QCheckBox>
 #include <QComboBox>
+#include <QDateTime>
+#include <QDir>
+#include <QDockWidget>
 #include <QLabel>
 #include <QLineEdit>
 #include <QProgressBar>
 #include <QStatusBar>
+#include <QStandardPaths>
 #include <QToolButton>
 #include <QtConcurrent/QtConcurrentRun>
 
@@ -31,9 +37,19 @@ void MainWindow::openPaths(const QStringList& paths, const QStringList& topology
 
 void MainWindow::openPastedText(const QString& text)
 {
-    AnalysisRequest r;
-    r.pastedText = text;
-    start(r);
+    // Kept as a file first, so the Log view, the evidence links and the rg commands name a real path.
+    const QString root = QStandardPaths::writableLocation(QStandardPaths::AppLocalDataLocation)
+        + QStringLiteral("/pasted");
+    const SavedPaste saved = savePastedText(text, root, QDateTime::currentDateTimeUtc());
+    if (!saved.error.isEmpty()) {
+        statusBar()->showMessage(tr("Pasted text read from memory (%1)").arg(saved.error));
+        AnalysisRequest r;
+        r.pastedText = text;
+        start(r);
+        return;
+    }
+    statusBar()->showMessage(tr("Pasted text saved as %1").arg(QDir::toNativeSeparators(saved.path)));
+    openPaths({ saved.path }, {});
 }
 
 void MainWindow::addTopology(const QStringList& paths)
@@ -186,6 +202,8 @@ void MainWindow::onFinished(Loaded loaded)
     for (JobTracker* jobs : { &m_viewJobs, &m_logJobs, &m_compareJobs, &m_verifyJobs })
         jobs->drop();
     m_comparedDivergence.reset(); // it compared the old analysis' diagnosis
+    clearSearch();
+    clearLog(); // nothing of the previous incident stays in view
     updateBusy();
     std::shared_ptr<Analysis> old = std::move(m_analysis);
     m_analysis = std::move(result);
@@ -197,11 +215,24 @@ void MainWindow::onFinished(Loaded loaded)
     if (m_analysis->attempts.empty() || !loaded.view) {
         m_attempt = -1;
         m_timeline->setIncident(nullptr, {});
-        m_banner->setText(tr("Nothing could be read: %1").arg(m_analysis->error));
-        m_banner->setStyleSheet(QString());
+        // Captures without logs: their topology is the answer, as lstopo would show it.
+        const bool topologyOnly = m_analysis->attempts.empty() && !m_analysis->topology.hosts.empty();
+        m_banner->setText(topologyOnly ? tr("Topology only, no logs: %n host(s). The Topology panel shows the "
+                                            "path classes, the NIC and CPU binding they imply, and the findings.",
+                                            nullptr, static_cast<int>(m_analysis->topology.hosts.size()))
+                                       : tr("Nothing could be read: %1").arg(m_analysis->error));
+        setBannerTone(-1);
         m_diagnosis->clear();
         m_rankModel->clear();
-        m_topology->setTopology(nullptr, nullptr, -1);
+        m_topology->setTopology(topologyOnly ? &m_analysis->topology : nullptr,
+            topologyOnly ? &m_analysis->capturesOnly : nullptr, -1);
+        if (topologyOnly) {
+            m_topology->setShowAllNicPaths(true);
+            if (auto* d = qobject_cast<QDockWidget*>(m_topology->parentWidget())) {
+                d->show();
+                d->raise();
+            }
+        }
         updateStatus(nullptr);
         releaseInBackground(std::move(old));
         Q_EMIT analysisFinished();
@@ -264,10 +295,7 @@ void MainWindow::applyView(IncidentViewModel& view)
         d.initiatingEvent >= 0 ? a->incident.events[static_cast<size_t>(d.initiatingEvent)].rank : -1;
     m_topology->setTopology(&m_analysis->topology, &a->placement, initRank);
     m_banner->setText(d.headline);
-    const QString bg = d.failureFound ? QStringLiteral("#fdecef") : QStringLiteral("#e8f5e9");
-    const QString fg = d.failureFound ? QStringLiteral("#8a0f2e") : QStringLiteral("#1b5e20");
-    m_banner->setStyleSheet(
-        QStringLiteral("QLabel { background: %1; color: %2; border-bottom: 1px solid %2; }").arg(bg, fg));
+    setBannerTone(static_cast<int>(d.failureFound ? Tone::Failure : Tone::Healthy));
     fillRanks(std::move(view.ranks));
     {
         const QSignalBlocker block(m_hostFilter);
@@ -276,8 +304,10 @@ void MainWindow::applyView(IncidentViewModel& view)
         m_hostFilter->addItems(view.hosts);
     }
     // The log of the initiating event was opened by the job; a pending switch of file is stale now.
-    m_logJobs.drop();
-    m_logFile = -1;
+    if (view.attempt != m_searchAttempt)
+        clearSearch();
+    m_searchAttempt = view.attempt;
+    clearLog();
     if (view.log.file >= 0) {
         showLog(std::move(view.log));
         if (m_timeline->selectedEvent() != d.initiatingEvent)

@@ -48,16 +48,8 @@ void MainWindow::buildMenus()
         if (m_analysis && !m_analysis->topologyPaths.isEmpty())
             removeTopology(m_analysis->topologyPaths);
     });
-    file->addAction(tr("&Compare with Healthy Run…"), this, [this] {
-        const QString dir = QFileDialog::getExistingDirectory(this, tr("Healthy run (control)"));
-        if (!dir.isEmpty())
-            compareWithHealthyRun(dir);
-    });
-    file->addAction(tr("&Verify Fix With…"), this, [this] {
-        const QString dir = QFileDialog::getExistingDirectory(this, tr("Run after the fix"));
-        if (!dir.isEmpty())
-            verifyFixWith(dir);
-    });
+    file->addAction(tr("&Compare with Healthy Run…"), this, &MainWindow::chooseHealthyRun);
+    file->addAction(tr("&Verify Fix With…"), this, &MainWindow::chooseFixedRun);
     m_recentMenu = file->addMenu(tr("&Recent"));
     rebuildRecentMenu();
     file->addSeparator();
@@ -83,6 +75,12 @@ void MainWindow::buildMenus()
     file->addAction(tr("&Quit"), this, &QWidget::close)->setShortcut(QKeySequence::Quit);
 
     QMenu* view = menuBar()->addMenu(tr("&View"));
+    QAction* searchAll = view->addAction(tr("&Search Everything…"), this, &MainWindow::showSearch);
+    searchAll->setObjectName(QStringLiteral("searchEverything"));
+    searchAll->setShortcut(QKeySequence(tr("Ctrl+Shift+F")));
+    searchAll->setShortcutContext(Qt::ApplicationShortcut);
+    buildThemeMenu(view);
+    view->addSeparator();
     for (QDockWidget* d : findChildren<QDockWidget*>())
         view->addAction(d->toggleViewAction());
 
@@ -96,14 +94,21 @@ void MainWindow::buildMenus()
     bar->setVisible(false);
     connect(m_attempts, &QComboBox::activated, this, [this](int i) { showAttempt(i); });
 
-    QMenu* help = menuBar()->addMenu(tr("&Help"));
-    help->addAction(tr("&Keyboard"), this, [this] {
-        QMessageBox::information(this, tr("Keyboard"),
-            tr("Timeline: W/S zoom, A/D pan, F fit, Home initiating event, N/P next/previous WARN or worse, "
-               "drag to zoom into a range.\nCtrl+O open folder, Ctrl+T open topology, Ctrl+V paste a "
-               "traceback, "
-               "Ctrl+E export report."));
-    });
+    buildHelpMenu();
+}
+
+void MainWindow::chooseHealthyRun()
+{
+    const QString dir = QFileDialog::getExistingDirectory(this, tr("Healthy run (control)"));
+    if (!dir.isEmpty())
+        compareWithHealthyRun(dir);
+}
+
+void MainWindow::chooseFixedRun()
+{
+    const QString dir = QFileDialog::getExistingDirectory(this, tr("Run after the fix"));
+    if (!dir.isEmpty())
+        verifyFixWith(dir);
 }
 
 void MainWindow::addRecent(const QStringList& paths)

@@ -1,0 +1,105 @@
+// SPDX-License-Identifier: MIT
+#include "theme.h"
+
+#include <QApplication>
+#include <QPalette>
+#include <QSettings>
+#include <QStyle>
+#include <QStyleFactory>
+
+namespace rankscope {
+
+namespace {
+
+const QString kKey = QStringLiteral("view/theme");
+
+// What the application started with, taken before the first change.
+struct Original
+{
+    QString style;
+    QPalette palette;
+};
+const Original& original()
+{
+    static const Original o { QApplication::style()->name(), QApplication::palette() };
+    return o;
+}
+
+QPalette darkPalette()
+{
+    QPalette p;
+    const QColor window(0x26, 0x29, 0x2e), base(0x1c, 0x1e, 0x22), text(0xe6, 0xe8, 0xeb);
+    const QColor disabled(0x7d, 0x83, 0x8c), highlight(0x2f, 0x6f, 0xb8);
+    p.setColor(QPalette::Window, window);
+    p.setColor(QPalette::WindowText, text);
+    p.setColor(QPalette::Base, base);
+    p.setColor(QPalette::AlternateBase, QColor(0x24, 0x27, 0x2c));
+    p.setColor(QPalette::ToolTipBase, QColor(0x33, 0x37, 0x3d));
+    p.setColor(QPalette::ToolTipText, text);
+    p.setColor(QPalette::PlaceholderText, QColor(0x9a, 0xa0, 0xa8));
+    p.setColor(QPalette::Text, text);
+    p.setColor(QPalette::Button, QColor(0x31, 0x35, 0x3b));
+    p.setColor(QPalette::ButtonText, text);
+    p.setColor(QPalette::BrightText, QColor(0xff, 0x6b, 0x6b));
+    p.setColor(QPalette::Light, QColor(0x44, 0x49, 0x50));
+    p.setColor(QPalette::Midlight, QColor(0x3a, 0x3e, 0x45));
+    p.setColor(QPalette::Mid, QColor(0x5a, 0x60, 0x68)); // check box frames stay visible on Base
+    p.setColor(QPalette::Dark, QColor(0x14, 0x15, 0x18));
+    p.setColor(QPalette::Shadow, Qt::black);
+    p.setColor(QPalette::Highlight, highlight);
+    p.setColor(QPalette::HighlightedText, Qt::white);
+    p.setColor(QPalette::Link, QColor(0x7c, 0xb7, 0xff));
+    p.setColor(QPalette::LinkVisited, QColor(0xc3, 0x9b, 0xff));
+    for (QPalette::ColorRole role : { QPalette::WindowText, QPalette::Text, QPalette::ButtonText })
+        p.setColor(QPalette::Disabled, role, disabled);
+    return p;
+}
+
+} // namespace
+
+QString themeName(Theme theme)
+{
+    switch (theme) {
+    case Theme::System:
+        return QStringLiteral("system");
+    case Theme::Light:
+        return QStringLiteral("light");
+    case Theme::Dark:
+        return QStringLiteral("dark");
+    }
+    return {};
+}
+
+std::optional<Theme> themeFromName(const QString& name)
+{
+    for (Theme t : { Theme::System, Theme::Light, Theme::Dark })
+        if (name.compare(themeName(t), Qt::CaseInsensitive) == 0)
+            return t;
+    return std::nullopt;
+}
+
+void applyTheme(Theme theme)
+{
+    const Original& o = original();
+    if (theme == Theme::System) {
+        if (QApplication::style()->name() != o.style)
+            QApplication::setStyle(QStyleFactory::create(o.style));
+        QApplication::setPalette(o.palette);
+        return;
+    }
+    if (QApplication::style()->name().compare(QLatin1String("fusion"), Qt::CaseInsensitive) != 0)
+        QApplication::setStyle(QStyleFactory::create(QStringLiteral("Fusion")));
+    QApplication::setPalette(theme == Theme::Dark ? darkPalette() : QApplication::style()->standardPalette());
+}
+
+Theme savedTheme()
+{
+    return themeFromName(QSettings().value(kKey).toString()).value_or(Theme::System);
+}
+
+void saveTheme(Theme theme)
+{
+    QSettings().setValue(kKey, themeName(theme));
+}
+
+} // namespace rankscope
