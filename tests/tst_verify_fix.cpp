@@ -58,6 +58,7 @@ private Q_SLOTS:
     void outcomes();
     void nothingToVerify();
     void stoppedEarlier();
+    void noProgressIsInconclusive();
     void cliExitCodes();
 
 private:
@@ -163,6 +164,47 @@ void TestVerifyFix::stoppedEarlier()
     QVERIFY(r.stepBefore > 3);
     QVERIFY(!r.pass);
     QVERIFY(r.evidence.join(QLatin1Char(' ')).contains(QLatin1String("stopped earlier")));
+}
+
+// An "after" run without the signature that never printed a training step: nothing shows it got past the
+// failure, so it is neither PASS nor FAIL. The CLI returns 3 for it.
+void TestVerifyFix::noProgressIsInconclusive()
+{
+    QTemporaryDir tmp;
+    const QString afterDir = gen(tmp, QStringLiteral("after"), Fault::None, 7, 4);
+    for (int rank = 0; rank < 8; ++rank) {
+        QFile f(afterDir + QStringLiteral("/rank-%1.log").arg(rank, 4, 10, QLatin1Char('0')));
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        QStringList lines = QString::fromUtf8(f.readAll()).split(QLatin1Char('\n'));
+        f.close();
+        const qsizetype cut = lines.indexOf(QRegularExpression(QStringLiteral(".*\\] step 1 \\|.*")));
+        QVERIFY(cut > 0);
+        lines = lines.mid(0, cut);
+        QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate));
+        f.write(lines.join(QLatin1Char('\n')).toUtf8());
+    }
+    const VerifyResult r = verifyFix(load(m_before), load(afterDir));
+    QVERIFY(r.stepBefore > 0);
+    QCOMPARE(r.stepAfter, -1);
+    QVERIFY(!r.pass);
+    QVERIFY(r.inconclusive);
+    QCOMPARE(r.verdict, QStringLiteral("INCONCLUSIVE"));
+    QVERIFY2(r.reason.contains(QLatin1String("no training step")), qPrintable(r.reason));
+    QVERIFY(verifyToText(r).contains(QStringLiteral("Why: ") + r.reason));
+    QCOMPARE(verifyToJson(r).value(QStringLiteral("inconclusive")).toBool(), true);
+    // The initiating signature is gone: that part is still said.
+    QCOMPARE(outcomeName(r.outcomes.front().kind), QStringLiteral("disappeared"));
+    // Never "-1": unattributed lines are named.
+    QCOMPARE(verifyRanksText({ -1, 3, 4, 5 }), QStringLiteral("3-5 and unattributed lines"));
+    QCOMPARE(verifyRanksText({ -1 }), QStringLiteral("unattributed lines only"));
+    QVERIFY(!verifyToText(r).contains(QLatin1String("-1")));
+    QProcess p;
+    p.start(QStringLiteral(RANKSCOPE_BINARY),
+        { QStringLiteral("verify"), QStringLiteral("--before"), m_before, QStringLiteral("--after"),
+            afterDir });
+    QVERIFY(p.waitForFinished(120000));
+    QCOMPARE(p.exitCode(), 3);
+    QVERIFY(p.readAllStandardOutput().startsWith("Verdict: INCONCLUSIVE"));
 }
 
 void TestVerifyFix::cliExitCodes()

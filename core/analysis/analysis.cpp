@@ -2,6 +2,7 @@
 #include "analysis.h"
 
 #include "background_release.h"
+#include "fix_agreement.h"
 #include "ingest.h"
 #include "signature_matcher.h"
 
@@ -26,6 +27,7 @@ void diagnoseAttempt(AttemptAnalysis& a, const Catalog& catalog, const TopologyS
         }
     }
     a.diagnosis = diagnose(a.incident, catalog, options);
+    alignVerifyWithBinding(a.incident, a.diagnosis, a.placement); // verify tests the computed binding
     readEvidence(a.incident, a.diagnosis);
     for (const TopologyFinding& f : a.placement.findings)
         a.diagnosis.notes << f.detail;

@@ -85,10 +85,36 @@ qint64 lastSeq(const Analysis& a)
 
 QString ranksText(const std::vector<int>& ranks)
 {
-    return ranks.empty() ? QStringLiteral("none") : formatRankRanges(ranks);
+    return verifyRanksText(ranks);
+}
+
+// The first sentence that made it FAIL: the evidence that is not good news.
+QString failReason(const QStringList& evidence)
+{
+    for (const QString& e : evidence)
+        if (!e.contains(QLatin1String("no longer appears")) && !e.contains(QLatin1String("past step")))
+            return e;
+    return evidence.front();
 }
 
 } // namespace
+
+QString verifyRanksText(const std::vector<int>& ranks)
+{
+    // -1 stands for lines no rank could be given to: named as such.
+    std::vector<int> known;
+    bool unattributed = false;
+    for (int r : ranks) {
+        if (r < 0)
+            unattributed = true;
+        else
+            known.push_back(r);
+    }
+    if (known.empty())
+        return unattributed ? QStringLiteral("unattributed lines only") : QStringLiteral("none");
+    const QString list = formatRankRanges(known);
+    return unattributed ? QStringLiteral("%1 and unattributed lines").arg(list) : list;
+}
 
 QString outcomeName(SignatureOutcome::Kind kind)
 {
@@ -171,26 +197,65 @@ VerifyResult verifyFix(const Analysis& before, const Analysis& after)
     r.stepAfter = lastStep(after, r.lastStepAfter);
     r.lastSeqBefore = lastSeq(before);
     r.lastSeqAfter = lastSeq(after);
-    if (r.stepBefore >= 0 && r.stepAfter >= 0) {
-        const bool further = r.stepAfter >= r.stepBefore;
-        pass = pass && further;
-        r.evidence << QStringLiteral("the job reached step %1 after the fix, step %2 before%3")
+    // Progress past the failure: a later step (a run before that failed ahead of its first step counts as
+    // step -1), or, where neither run logs steps, a later collective SeqNum.
+    bool progressed = false;
+    QString progressWhy;
+    if (r.stepAfter >= 0 && r.stepAfter > r.stepBefore) {
+        progressed = true;
+        r.evidence << (r.stepBefore >= 0
+                ? QStringLiteral("the job reached step %1 after the fix, past step %2 "
+                                 "where it failed before")
+                      .arg(r.stepAfter)
+                      .arg(r.stepBefore)
+                : QStringLiteral("the job reached step %1 after the fix; before, it "
+                                 "failed ahead of any step")
+                      .arg(r.stepAfter));
+    } else if (r.stepAfter >= 0 && r.stepAfter < r.stepBefore) {
+        pass = false;
+        r.evidence << QStringLiteral(
+            "the job reached step %1 after the fix, step %2 before: it stopped earlier")
                           .arg(r.stepAfter)
-                          .arg(r.stepBefore)
-                          .arg(further ? QString() : QStringLiteral(": it stopped earlier"));
-    }
-    if (r.lastSeqBefore >= 0 && r.lastSeqAfter >= 0) {
-        const bool further = r.lastSeqAfter >= r.lastSeqBefore;
-        pass = pass && further;
+                          .arg(r.stepBefore);
+    } else if (r.stepAfter >= 0) {
+        progressWhy =
+            QStringLiteral("the run after the fix stopped at step %1, the step where the run before "
+                           "failed: run it longer")
+                .arg(r.stepAfter);
+    } else if (r.stepBefore >= 0) {
+        progressWhy = QStringLiteral("the run after the fix logged no training step (the run before reached "
+                                     "step %1): it may not have got as far as the failure")
+                          .arg(r.stepBefore);
+    } else if (r.lastSeqAfter >= 0 && r.lastSeqBefore >= 0) {
+        progressed = r.lastSeqAfter > r.lastSeqBefore;
+        if (r.lastSeqAfter < r.lastSeqBefore)
+            pass = false;
         r.evidence << QStringLiteral("last collective SeqNum %1 after the fix, %2 before%3")
                           .arg(r.lastSeqAfter)
                           .arg(r.lastSeqBefore)
-                          .arg(further ? QString() : QStringLiteral(": it stopped earlier"));
+                          .arg(r.lastSeqAfter < r.lastSeqBefore ? QStringLiteral(": it stopped earlier")
+                                                                : QString());
+        if (!progressed && pass)
+            progressWhy =
+                QStringLiteral("the run after the fix got no further than the run before (SeqNum %1)")
+                    .arg(r.lastSeqAfter);
+    } else {
+        progressWhy =
+            QStringLiteral("neither run logged a training step or a collective SeqNum: nothing shows "
+                           "that the run after the fix got past the failure");
     }
     if (const AttemptAnalysis* at = after.currentAttempt(); at && at->diagnosis.failureFound)
         r.evidence << QStringLiteral("the run after the fix still reports: %1").arg(at->diagnosis.headline);
-    r.pass = pass;
-    r.verdict = pass ? QStringLiteral("PASS") : QStringLiteral("FAIL");
+    r.pass = pass && progressed;
+    r.inconclusive = pass && !progressed;
+    if (r.inconclusive)
+        r.evidence << progressWhy;
+    r.verdict = r.pass   ? QStringLiteral("PASS")
+        : r.inconclusive ? QStringLiteral("INCONCLUSIVE")
+                         : QStringLiteral("FAIL");
+    r.reason = r.inconclusive  ? progressWhy
+        : r.evidence.isEmpty() ? QString()
+                               : (r.pass ? r.evidence.front() : failReason(r.evidence));
     return r;
 }
 
@@ -212,7 +277,8 @@ QJsonObject verifyToJson(const VerifyResult& result)
     const auto orNull = [](qint64 v) { return v >= 0 ? QJsonValue(v) : QJsonValue(); };
     const auto strOrNull = [](const QString& s) { return s.isEmpty() ? QJsonValue() : QJsonValue(s); };
     return QJsonObject { { QStringLiteral("verdict"), result.verdict },
-        { QStringLiteral("pass"), result.pass },
+        { QStringLiteral("pass"), result.pass }, { QStringLiteral("inconclusive"), result.inconclusive },
+        { QStringLiteral("reason"), result.reason },
         { QStringLiteral("evidence"), QJsonArray::fromStringList(result.evidence) },
         { QStringLiteral("outcomes"), outcomes },
         { QStringLiteral("lastStepBefore"), strOrNull(result.lastStepBefore) },
@@ -224,6 +290,8 @@ QJsonObject verifyToJson(const VerifyResult& result)
 QString verifyToText(const VerifyResult& result)
 {
     QString out = QStringLiteral("Verdict: %1\n").arg(result.verdict);
+    if (!result.reason.isEmpty())
+        out += QStringLiteral("Why: %1\n").arg(result.reason);
     for (const QString& e : result.evidence)
         out += QStringLiteral("  - %1\n").arg(e);
     if (!result.outcomes.empty())

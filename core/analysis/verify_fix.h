@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: MIT
 // Verifies a fix by comparing the run before it with the run after it: for each signature, did it
-// disappear, persist, move to other ranks, or appear; did the job get further. PASS iff the initiating
-// signature of the run before is gone everywhere, no new cause-level signature appeared and (when both
-// runs tell) the job got at least as far.
+// disappear, persist, move to other ranks, or appear; did the job get further. FAIL when the initiating
+// signature of the run before is still there (on any rank), a new cause-level signature appeared, or the
+// job stopped earlier. PASS only when the signature is gone AND the run after progressed past the step
+// where the run before failed: a run after that printed no progress (it may have died at start-up, or been
+// cut short) proves nothing, and is INCONCLUSIVE, with the reason.
 #pragma once
 
 #include "analysis.h"
@@ -31,11 +33,15 @@ struct SignatureOutcome
     std::vector<int> ranksBefore, ranksAfter; // sorted; -1 for unattributed lines
 };
 QString outcomeName(SignatureOutcome::Kind kind); // "disappeared", "persisted", "moved", "appeared"
+// "3, 7" or "3 and unattributed lines" or "none": never "-1"
+QString verifyRanksText(const std::vector<int>& ranks);
 
 struct VerifyResult
 {
     bool pass = false;
-    QString verdict; // "PASS" or "FAIL"
+    bool inconclusive = false; // neither PASS nor FAIL: `reason` says what is missing
+    QString verdict; // "PASS", "FAIL" or "INCONCLUSIVE"
+    QString reason; // one sentence: why the verdict (for INCONCLUSIVE, what would decide it)
     QStringList evidence; // one sentence per fact the verdict rests on
     std::vector<SignatureOutcome> outcomes; // initiating first, then by id
     QString lastStepBefore, lastStepAfter; // "step 20"; empty when unknown
