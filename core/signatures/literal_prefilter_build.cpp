@@ -129,8 +129,8 @@ bool LiteralPrefilter::build(const std::vector<std::string>& patterns)
         for (BuiltPart& part : parts) {
             if (!part.filter)
                 continue;
-            m_parts.push_back(
-                { std::move(part.filter), static_cast<int>(m_atoms.size()), static_cast<int>(part.atoms.size()) });
+            m_parts.push_back({ std::move(part.filter), static_cast<int>(m_atoms.size()),
+                static_cast<int>(part.atoms.size()) });
             for (std::string& atom : part.atoms)
                 m_atoms.push_back(std::move(atom));
         }
