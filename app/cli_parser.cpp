@@ -18,14 +18,17 @@ void writeTo(std::FILE* stream, const QString& text)
 
 QString exitCodeHelp()
 {
-    return QStringLiteral("Exit codes:\n"
-                          "  %1   analysed (verify: PASS)\n"
-                          "  %2   verify: FAIL (signatures check: the catalog has an error)\n"
-                          "  %3   nothing readable: no input could be read, or an output not written\n"
-                          "  %4  usage error: unknown option, missing value, bad --format\n")
+    return QStringLiteral(
+        "Exit codes:\n"
+        "  %1   analysed (verify: PASS)\n"
+        "  %2   verify: FAIL (signatures check: the catalog has an error)\n"
+        "  %3   nothing readable: no input could be read, or an output not written\n"
+        "  %4   verify: INCONCLUSIVE (the signature is gone; no progress past the failure shows)\n"
+        "  %5  usage error: unknown option, missing value, bad --format\n")
         .arg(exitStatus(ExitCode::Analysed))
         .arg(exitStatus(ExitCode::CheckFailed))
         .arg(exitStatus(ExitCode::NothingReadable))
+        .arg(exitStatus(ExitCode::Inconclusive))
         .arg(exitStatus(ExitCode::Usage));
 }
 

@@ -14,7 +14,9 @@ int runVerifyCommand(const QStringList& args)
 {
     CommandParser cli(QStringLiteral("verify"),
         QStringLiteral("--before PATH --after PATH [--format text|json] [--signatures DIR]..."),
-        QStringLiteral("Verifies a fix: the failing run before it against a run after it (PASS or FAIL)."));
+        QStringLiteral("Verifies a fix: the failing run before it against a run after it (PASS, FAIL, or "
+                       "INCONCLUSIVE when the signature is gone but the run after shows no progress past the "
+                       "step where the run before failed)."));
     QCommandLineParser& p = cli.parser();
     const QCommandLineOption before(QStringLiteral("before"),
         QStringLiteral("The failing run (a log folder or file); repeatable."), QStringLiteral("PATH"));
@@ -61,7 +63,9 @@ int runVerifyCommand(const QStringList& args)
         ? QJsonDocument(verifyToJson(result)).toJson(QJsonDocument::Indented)
         : verifyToText(result).toUtf8();
     std::fwrite(out.constData(), 1, static_cast<size_t>(out.size()), stdout);
-    return exitStatus(result.pass ? ExitCode::Analysed : ExitCode::CheckFailed);
+    return exitStatus(result.pass ? ExitCode::Analysed
+            : result.inconclusive ? ExitCode::Inconclusive
+                                  : ExitCode::CheckFailed);
 }
 
 } // namespace rankscope
