@@ -4,6 +4,7 @@
 #include "background_release.h"
 #include "fix_agreement.h"
 #include "ingest.h"
+#include "node_evidence_join.h"
 #include "signature_matcher.h"
 
 #include <QFileInfo>
@@ -12,7 +13,8 @@
 
 namespace rankscope {
 
-void diagnoseAttempt(AttemptAnalysis& a, const Catalog& catalog, const TopologySet& topology)
+void diagnoseAttempt(AttemptAnalysis& a, const Catalog& catalog, const TopologySet& topology,
+    const std::vector<NodeCapture>& nodeEvidence)
 {
     DiagnoseOptions options;
     if (!topology.hosts.empty()) {
@@ -33,6 +35,7 @@ void diagnoseAttempt(AttemptAnalysis& a, const Catalog& catalog, const TopologyS
         a.diagnosis.notes << f.detail;
     for (const QString& e : topology.errors)
         a.diagnosis.notes << QStringLiteral("topology not read: %1").arg(e);
+    joinNodeEvidence(a.incident, catalog, topology, nodeEvidence, a.diagnosis);
 }
 
 Analysis analyze(const AnalysisRequest& request, const CancelToken* cancel, const ProgressFn& progress)
@@ -52,6 +55,7 @@ Analysis analyze(const AnalysisRequest& request, const CancelToken* cancel, cons
     options.paths = request.logPaths;
     options.pastedText = request.pastedText;
     options.discovered = listing.get();
+    out.nodeEvidence = loadNodeEvidence(options.discovered->nodeEvidence);
     options.catalog = &out.catalog.catalog;
     options.matcher = matcher.get();
     options.lineIndex = request.lineIndex;
@@ -73,7 +77,7 @@ Analysis analyze(const AnalysisRequest& request, const CancelToken* cancel, cons
     for (Incident& inc : loaded.incidents) {
         AttemptAnalysis a;
         a.incident = std::move(inc);
-        diagnoseAttempt(a, out.catalog.catalog, out.topology);
+        diagnoseAttempt(a, out.catalog.catalog, out.topology, out.nodeEvidence);
         out.attempts.push_back(std::move(a));
     }
     out.current = loaded.current;

@@ -6,6 +6,7 @@
 #include "cancel_token.h"
 #include "diagnosis.h"
 #include "log_model.h"
+#include "node_evidence.h"
 #include "signature_catalog.h"
 #include "topology_loader.h"
 #include "topology_placement.h"
@@ -38,6 +39,7 @@ struct Analysis
 {
     CatalogLoadResult catalog;
     TopologySet topology;
+    std::vector<NodeCapture> nodeEvidence; // dmesg, ibstat, ... found among the inputs (by content)
     QStringList topologyPaths; // the captures `topology` was read from: those given and those found
     std::vector<AttemptAnalysis> attempts; // oldest first
     int current = -1; // the latest attempt
@@ -59,7 +61,9 @@ Analysis analyze(
 // cannot be opened any more gives a note instead.
 void readEvidence(const Incident& incident, Diagnosis& diagnosis);
 
-// Diagnoses an incident with a topology: findings become notes, the NIC mapping joins the fix.
-void diagnoseAttempt(AttemptAnalysis& attempt, const Catalog& catalog, const TopologySet& topology);
+// Diagnoses an incident with a topology: findings become notes, the NIC mapping joins the fix; node
+// evidence captures, when given, become node findings (node_evidence_join.h).
+void diagnoseAttempt(AttemptAnalysis& attempt, const Catalog& catalog, const TopologySet& topology,
+    const std::vector<NodeCapture>& nodeEvidence = {});
 
 } // namespace rankscope

@@ -46,6 +46,16 @@ struct TorchrunNote
     QString text;
 };
 
+// A fact from a node's own capture (dmesg, ibstat, ibv_devinfo, nvidia-smi -q, ip addr) about this
+// incident, with the capture line it comes from.
+struct NodeFinding
+{
+    QString host; // "" for a capture of no host of the incident
+    QString source; // "dmesg.gpu-a01.txt:12"
+    QString text;
+    bool confirms = false; // it confirms (or settles) the diagnosis rather than adding to it
+};
+
 struct Evidence
 {
     int file = -1;
@@ -75,6 +85,7 @@ struct Diagnosis
     Evidence evidence;
     QString logFolder;
     QStringList notes; // topology findings and other remarks that confirm or contradict
+    std::vector<NodeFinding> nodeFindings; // from node evidence captures, confirming ones first
 };
 
 } // namespace rankscope

@@ -2,6 +2,7 @@
 #include "input_discovery.h"
 
 #include "archive_reader.h"
+#include "node_evidence.h"
 #include "topology_loader.h"
 
 #include <QDir>
@@ -63,6 +64,14 @@ bool isTopologyCapture(const QString& path)
     return isTopologyHead(file.read(kTopologySniffBytes));
 }
 
+NodeCaptureKind nodeEvidenceKind(const QString& path)
+{
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly))
+        return NodeCaptureKind::None;
+    return detectNodeCapture(file.read(kTopologySniffBytes));
+}
+
 QString errnoText(int err)
 {
     return QString::fromLocal8Bit(std::strerror(err));
@@ -109,6 +118,15 @@ struct Walker
         if (isTopologyCapture(f.path))
             out.topology.push_back(std::move(f));
         else
+            addLogOrEvidence(std::move(f), nodeEvidenceKind(f.path));
+    }
+
+    // Node evidence is not scanned as a log, except a kernel log, which is both.
+    void addLogOrEvidence(InputFile f, NodeCaptureKind kind)
+    {
+        if (kind != NodeCaptureKind::None)
+            out.nodeEvidence.push_back(f);
+        if (kind == NodeCaptureKind::None || kind == NodeCaptureKind::KernelLog)
             out.files.push_back(std::move(f));
     }
 
@@ -239,6 +257,8 @@ Discovery discoverInputs(const QStringList& paths, const QString& pastedText, co
         f.memory = pastedText.toUtf8();
         f.size = f.memory.size();
         f.inMemory = true;
+        if (detectNodeCapture(f.memory.left(kTopologySniffBytes)) != NodeCaptureKind::None)
+            out.nodeEvidence.push_back(f); // a pasted dmesg or ibstat: evidence, and read as a log too
         out.files.push_back(std::move(f));
     }
     return out;

@@ -30,6 +30,9 @@ struct Discovery
 {
     std::vector<InputFile> files; // logs to scan
     std::vector<InputFile> topology; // topology captures, recognised by content
+    // Node evidence (dmesg, journalctl -k, ibstat, ibv_devinfo, nvidia-smi -q, ip addr, ifconfig), by
+    // content; a kernel log is in `files` too, since its lines are events of the incident as well.
+    std::vector<InputFile> nodeEvidence;
     std::vector<SkippedInput> skipped; // everything else, with the reason ("not a log: README.md")
 };
 

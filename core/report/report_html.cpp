@@ -83,6 +83,11 @@ QString reportHtml(const ReportInput& in, const QByteArray& topologySvg, const Q
         h += QStringLiteral("<h2>Competing hypotheses</h2>") + list(hyp);
     if (!d.notes.isEmpty())
         h += QStringLiteral("<h2>Notes</h2>") + list(d.notes);
+    QStringList nodeFindings;
+    for (const NodeFinding& f : d.nodeFindings)
+        nodeFindings << QStringLiteral("%1%2 (%3)").arg(f.confirms ? QStringLiteral("confirms: ") : QString(), f.text, f.source);
+    if (!nodeFindings.isEmpty())
+        h += QStringLiteral("<h2>Node evidence</h2>") + list(nodeFindings);
     if (!topologySvg.isEmpty())
         h += QStringLiteral("<h2>Topology</h2><img alt=\"topology\" style=\"max-width:100%\" "
                             "src=\"data:image/svg+xml;base64,%1\">")

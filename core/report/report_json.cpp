@@ -151,6 +151,14 @@ QJsonObject reportJson(const ReportInput& in)
         root[QStringLiteral("evidence")] = QJsonValue();
     }
     root[QStringLiteral("notes")] = toArray(d.notes);
+    if (!d.nodeFindings.empty()) { // only then: outputs without node evidence keep their shape
+        QJsonArray findings;
+        for (const NodeFinding& f : d.nodeFindings)
+            findings.append(QJsonObject { { QStringLiteral("host"), orNull(f.host) },
+                { QStringLiteral("source"), f.source }, { QStringLiteral("text"), f.text },
+                { QStringLiteral("confirms"), f.confirms } });
+        root[QStringLiteral("node_evidence")] = findings;
+    }
     root[QStringLiteral("divergence")] =
         in.divergence ? QJsonValue(divergenceToJson(*in.divergence)) : QJsonValue();
     root[QStringLiteral("topology")] = in.topology.isEmpty() ? QJsonValue() : QJsonValue(in.topology);
