@@ -138,6 +138,10 @@ SearchResults searchIncident(
     std::vector<std::map<int, qint64>> rankCounts(incident.files.size());
     for (size_t f = 0; f < incident.files.size(); ++f) {
         const FileInfo& info = incident.files[f];
+        if (cancel && cancel->isCancelled()) { // between files too: most are shorter than kCheckEvery
+            r.cancelled = true;
+            return r;
+        }
         const FileLinesResult opened = FileLines::open(info, 4 * 1024 * 1024);
         if (!opened.ok()) {
             unreadable << opened.error;
