@@ -321,6 +321,61 @@ private Q_SLOTS:
         QVERIFY(page.contains("data:image/png;base64,")); // the timeline image
         QVERIFY(page.contains("data:image/svg+xml;base64,")); // the topology SVG
     }
+
+    // A capture added to an open incident, and taken away again, re-runs the diagnosis only: the logs are
+    // moved away first, so a new scan would read nothing, yet the incident stays and gets the placement.
+    void topologyChangeDoesNotRescan()
+    {
+        QTemporaryDir tmp;
+        const QString logs = tmp.filePath(QStringLiteral("job"));
+        QVERIFY(QDir().mkpath(logs));
+        const QDir sample(QStringLiteral(RANKSCOPE_TEST_DATA "/sample-job"));
+        for (const QString& name : sample.entryList(QDir::Files))
+            QVERIFY(QFile::copy(sample.filePath(name), logs + QLatin1Char('/') + name));
+        MainWindow w;
+        w.show();
+        w.openPaths({ logs });
+        QVERIFY(waitForAnalysis(w));
+        QVERIFY(w.currentAttempt());
+        const size_t events = w.currentAttempt()->incident.events.size();
+        QVERIFY(QDir().rename(logs, tmp.filePath(QStringLiteral("moved"))));
+
+        const QString capture = QStringLiteral(RANKSCOPE_TEST_DATA "/topology/nvidia-smi-topo.gpu-a02.txt");
+        w.addTopology({ capture });
+        QVERIFY(waitForAnalysis(w));
+        QVERIFY(w.currentAttempt());
+        QCOMPARE(w.currentAttempt()->incident.events.size(), events);
+        QCOMPARE(w.analysis()->topologyPaths, QStringList { capture });
+        QCOMPARE(w.analysis()->topology.hosts.size(), size_t(1));
+        QVERIFY(!w.currentAttempt()->placement.hca.empty());
+
+        w.removeTopology({ capture });
+        QVERIFY(waitForAnalysis(w));
+        QVERIFY(w.currentAttempt());
+        QCOMPARE(w.currentAttempt()->incident.events.size(), events);
+        QVERIFY(w.analysis()->topology.hosts.empty());
+        QVERIFY(w.currentAttempt()->placement.hca.empty());
+    }
+
+    // The export says what `rankscope diagnose --control` says: the comparison is part of the report.
+    void exportCarriesTheComparison()
+    {
+        MainWindow w;
+        w.show();
+        w.openPaths({ kDemo });
+        QVERIFY(waitForAnalysis(w));
+        QSignalSpy shown(&w, &MainWindow::controlFinished);
+        w.compareWithHealthyRun(QStringLiteral(RANKSCOPE_TEST_DATA "/sample-job"));
+        QVERIFY(shown.wait(60000));
+        QTemporaryDir dir;
+        QString error;
+        QVERIFY2(w.exportReport(dir.filePath(QStringLiteral("report")), &error), qPrintable(error));
+        QFile md(dir.filePath(QStringLiteral("report.md")));
+        QFile html(dir.filePath(QStringLiteral("report.html")));
+        QVERIFY(md.open(QIODevice::ReadOnly) && html.open(QIODevice::ReadOnly));
+        QVERIFY(md.readAll().contains("## Divergence from the healthy run"));
+        QVERIFY(html.readAll().contains("<h2>Divergence from the healthy run</h2>"));
+    }
 };
 
 QTEST_MAIN(TestMainWindow)
