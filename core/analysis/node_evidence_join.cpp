@@ -224,7 +224,11 @@ void joinNodeEvidence(const Incident& inc, const Catalog& cat, const TopologySet
             j.initFamily = cat.signatures[static_cast<size_t>(d.signature)].family;
         }
     }
-    const QStringList hosts = inc.hosts();
+    QStringList hosts = inc.hosts(); // ranks' hosts, then hosts only events name (a rank-less NCCL line)
+    for (const LogEvent& e : inc.events) {
+        if (!e.host.isEmpty() && !hosts.contains(e.host))
+            hosts << e.host;
+    }
     for (const NodeCapture& c : captures) {
         if (!c.error.isEmpty()) {
             j.note(QString(), c.where(0), QStringLiteral("not read: %1").arg(c.error));

@@ -70,8 +70,8 @@ void parseKernelLog(const QStringList& lines, NodeCapture& out)
     static const QRegularExpression fallenAt = rx(R"(NVRM: GPU at (?:PCI:)?([0-9a-fA-F:.]+) has fallen off the bus)");
     static const QRegularExpression gpuNamed = rx(R"(NVRM: The NVIDIA GPU ([0-9a-fA-F:.]+))");
     static const QRegularExpression oom = rx(
-        R"((?:Out of memory|Memory cgroup out of memory): Kill(?:ed)? process (\d+) \(([^)]*)\))");
-    static const QRegularExpression oomBare = rx(R"(^Killed process (\d+) \(([^)]*)\))");
+        R"((?:Out of memory|Memory cgroup out of memory): Kill(?:ed)? process (\d+) \((.+?)\)(?= total-vm| score|,|\s*$))");
+    static const QRegularExpression oomBare = rx(R"(^Killed process (\d+) \((.+?)\)(?= total-vm|,|\s*$))");
     static const QRegularExpression oomKillLine = rx(R"(oom-kill:constraint=[^,]*,.*task=([^,]+),pid=(\d+))");
     static const QRegularExpression segfault = rx(R"(([^\s\[]+)\[(\d+)\]: segfault at [0-9a-fA-F]+ ip )");
     static const QRegularExpression aer = rx(R"(AER: (Corrected|Uncorrected \((?:Fatal|Non-Fatal)\)|Multiple (?:Corrected|Uncorrected \((?:Fatal|Non-Fatal)\))) error)");
