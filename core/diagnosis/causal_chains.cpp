@@ -109,6 +109,15 @@ int findInitiating(const Incident& inc, const Catalog& cat, bool* causeFound, QS
         const bool br = inc.events[static_cast<size_t>(b.event)].rank >= 0;
         return ar != br ? ar : a.event < b.event;
     };
+    // Untimed heads of one file: the file's order is the order they were written in (a combined console,
+    // a paste), so the earlier line leads whatever its reason. Across files only the reason can decide.
+    const auto untimedBefore = [&](const Head& a, const Head& b) {
+        const LogEvent& ea = inc.events[static_cast<size_t>(a.event)];
+        const LogEvent& eb = inc.events[static_cast<size_t>(b.event)];
+        if (ea.file == eb.file && ea.line != eb.line)
+            return ea.line < eb.line;
+        return before(a, b);
+    };
     int tier = 3;
     for (const Head& h : heads)
         tier = std::min(tier, h.tier);
@@ -119,7 +128,7 @@ int findInitiating(const Incident& inc, const Catalog& cat, bool* causeFound, QS
             continue;
         const EventTime& t = inc.events[static_cast<size_t>(h.event)].time;
         if (!t.valid) {
-            if (!untimed || before(h, *untimed))
+            if (!untimed || untimedBefore(h, *untimed))
                 untimed = &h;
             continue;
         }

@@ -229,12 +229,17 @@ LinePrefix parseLinePrefix(std::string_view line)
         } // else a log viewer's line number before "[rank3]:"
         s.remove_prefix(len);
     }
-    if (p.launcherRank < 0 && p.globalRank < 0 && !s.empty() && s[0] == '[') {
-        LineWrappers inner; // "[1830] [rank3]:" may come after an MPI tag or a Ray prefix
-        s = peelWrappers(s, inner);
+    // Wrappers nest in any order: "[1830] [rank3]:" after an MPI tag, "(pid=767) host:pid:tid" after srun's
+    // "3: ", a pdsh host or a pod's clock. What could start one is peeled again after each layer.
+    const auto peelInner = [&p](std::string_view& v) {
+        if (v.empty() || !(v[0] == '[' || v[0] == '(' || v[0] == '\x1b' || v[0] == ' '))
+            return;
+        LineWrappers inner;
+        v = peelWrappers(v, inner);
         if (inner.any)
             applyWrappers(inner, p);
-    }
+    };
+    peelInner(s);
 
     // torchrun --tee "[default3]:" then c10 "[rank7]:" (either may be missing).
     std::string_view role;
@@ -268,6 +273,7 @@ LinePrefix parseLinePrefix(std::string_view line)
         if (digit && named) {
             p.pdshHost = s.substr(0, pos);
             s.remove_prefix(pos + 2);
+            peelInner(s);
         }
     }
 
@@ -285,6 +291,8 @@ LinePrefix parseLinePrefix(std::string_view line)
         }
         while (!rest.empty() && rest[0] == ' ')
             rest.remove_prefix(1);
+        if (p.stamp.kind != StampKind::Glog && p.stamp.kind != StampKind::TorchLogs)
+            peelInner(rest); // "2024-05-01T10:00:00Z (pid=767) host:767:767 [0] NCCL INFO": a clock, then Ray
         p.message = rest;
     }
     if (!rest.empty() && (isAlpha(rest[0]) || isDigit(rest[0]) || rest[0] == ':')
