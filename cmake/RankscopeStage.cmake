@@ -10,6 +10,8 @@ function(rankscope_stage name)
   target_include_directories(rankscope_${name} PUBLIC ${CMAKE_CURRENT_SOURCE_DIR})
   list(TRANSFORM ARG_USES PREPEND rankscope_)
   target_link_libraries(rankscope_${name} PUBLIC ${ARG_USES} ${ARG_PUBLIC_LIBS} PRIVATE ${ARG_LIBS} rankscope_warnings)
+  # Listed so that a build-wide option (the fuzz build's coverage instrumentation) reaches every stage.
+  set_property(GLOBAL APPEND PROPERTY RANKSCOPE_CORE_STAGES rankscope_${name})
 endfunction()
 
 # rankscope_view_area(NAME [USES target...]): one folder of views/ as the static library
