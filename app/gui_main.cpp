@@ -47,7 +47,8 @@ int runGui(int& argc, char** argv)
 
     // QApplication took its own options (-platform, -style, ...) out of the arguments already.
     CommandParser cli(QString(),
-        QStringLiteral("[--topology FILE]... [--screenshot FILE [--panel TITLE]] [PATH...]"),
+        QStringLiteral(
+            "[--topology FILE]... [--theme system|light|dark] [--screenshot FILE [--panel TITLE]] [PATH...]"),
         QStringLiteral("The window: the timeline, the diagnosis, the logs and the topology of an incident."));
     QCommandLineParser& p = cli.parser();
     const QCommandLineOption topologyOption({ QStringLiteral("t"), QStringLiteral("topology") },
@@ -58,7 +59,11 @@ int runGui(int& argc, char** argv)
     const QCommandLineOption panelOption(QStringLiteral("panel"),
         QStringLiteral("With --screenshot: bring the panel with this title to the front first."),
         QStringLiteral("TITLE"));
-    p.addOptions({ topologyOption, screenshotOption, panelOption });
+    const QCommandLineOption themeOption(QStringLiteral("theme"),
+        QStringLiteral(
+            "system, light or dark (default: the one chosen in View > Theme); --screenshot honours it."),
+        QStringLiteral("THEME"));
+    p.addOptions({ topologyOption, screenshotOption, panelOption, themeOption });
     p.addPositionalArgument(QStringLiteral("PATH"),
         QStringLiteral("Log folders, log files or topology captures."), QStringLiteral("[PATH...]"));
     if (const std::optional<int> done = cli.parse(QApplication::arguments().mid(1)))
@@ -69,10 +74,21 @@ int runGui(int& argc, char** argv)
         return cli.usageError(QStringLiteral("--panel needs --screenshot"));
     const QStringList paths = p.positionalArguments();
     const QStringList topology = p.values(topologyOption);
+    const std::optional<Theme> theme =
+        p.isSet(themeOption) ? themeFromName(p.value(themeOption)) : std::nullopt;
+    if (p.isSet(themeOption) && !theme)
+        return cli.usageError(
+            QStringLiteral("--theme must be system, light or dark, not %1").arg(p.value(themeOption)));
 
     MainWindow window;
-    if (!screenshot.isEmpty())
+    if (theme)
+        window.setTheme(*theme, false); // for this run only: View > Theme keeps the saved choice
+    // The same picture on every machine, unless a real screen is smaller: then what a user would see
+    // there (the offscreen platform's 800x600 "screen" is no screen).
+    if (!screenshot.isEmpty() && QGuiApplication::platformName() == QLatin1String("offscreen"))
         window.resize(kScreenshotSize);
+    else if (!screenshot.isEmpty())
+        window.fitToScreen(kScreenshotSize);
     window.show();
     if (!paths.isEmpty() || !topology.isEmpty())
         window.openPaths(paths, topology);

@@ -85,7 +85,8 @@ QString reportHtml(const ReportInput& in, const QByteArray& topologySvg, const Q
         h += QStringLiteral("<h2>Notes</h2>") + list(d.notes);
     QStringList nodeFindings;
     for (const NodeFinding& f : d.nodeFindings)
-        nodeFindings << QStringLiteral("%1%2 (%3)").arg(f.confirms ? QStringLiteral("confirms: ") : QString(), f.text, f.source);
+        nodeFindings << QStringLiteral("%1%2 (%3)")
+                            .arg(f.confirms ? QStringLiteral("confirms: ") : QString(), f.text, f.source);
     if (!nodeFindings.isEmpty())
         h += QStringLiteral("<h2>Node evidence</h2>") + list(nodeFindings);
     if (!topologySvg.isEmpty())

@@ -142,7 +142,8 @@ QString render(const ReportInput& in, const Style& s)
     if (!d.nodeFindings.empty()) {
         out += s.heading(QStringLiteral("Node evidence"));
         for (const NodeFinding& f : d.nodeFindings)
-            out += s.item(QStringLiteral("%1%2 (%3)").arg(f.confirms ? QStringLiteral("confirms: ") : QString(), f.text, f.source));
+            out += s.item(QStringLiteral("%1%2 (%3)")
+                              .arg(f.confirms ? QStringLiteral("confirms: ") : QString(), f.text, f.source));
     }
     if (!in.topologyText.isEmpty()) {
         out += s.heading(QStringLiteral("Topology"));
