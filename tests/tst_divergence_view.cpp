@@ -5,6 +5,7 @@
 #include "control_compare.h"
 #include "divergence_view.h"
 #include "incident_generator.h"
+#include "severity_palette.h"
 #include "verify_fix.h"
 #include "verify_view.h"
 
@@ -127,7 +128,9 @@ void TestDivergenceView::verifyBanner()
     QVERIFY(pass.pass);
     view.setResult(pass);
     QVERIFY(view.banner()->text().startsWith(QLatin1String("PASS")));
-    QVERIFY(view.banner()->styleSheet().contains(QLatin1String("#1e7d32")));
+    // The verdict's colours come from the one tone table, in the view's theme.
+    QVERIFY(
+        view.banner()->styleSheet().contains(toneColors(Tone::Healthy, view.palette()).background.name()));
     QCOMPARE(view.outcomesTable()->rowCount(), static_cast<int>(pass.outcomes.size()));
     QCOMPARE(view.outcomesTable()->item(0, 1)->text(), QStringLiteral("disappeared"));
     QCOMPARE(view.evidenceList()->count(), pass.evidence.size() + 2);
@@ -136,7 +139,8 @@ void TestDivergenceView::verifyBanner()
     QVERIFY(!fail.pass);
     view.setResult(fail);
     QVERIFY(view.banner()->text().startsWith(QLatin1String("FAIL")));
-    QVERIFY(view.banner()->styleSheet().contains(QLatin1String("#c62828")));
+    QVERIFY(
+        view.banner()->styleSheet().contains(toneColors(Tone::Failure, view.palette()).background.name()));
     QCOMPARE(view.outcomesTable()->item(0, 1)->text(), QStringLiteral("moved"));
     QCOMPARE(view.outcomesTable()->item(0, 2)->text(), QStringLiteral("7"));
     QCOMPARE(view.outcomesTable()->item(0, 3)->text(), QStringLiteral("2"));

@@ -371,14 +371,22 @@ void TestEventLoopLatency::stopCancelsLoad()
     QVERIFY(demo);
     const QString headline = w.diagnosisPane()->headlineText();
 
-    auto* stop = childWithText<QToolButton>(&w, QStringLiteral("Stop"));
-    auto* progress = w.findChild<QProgressBar*>();
-    QVERIFY(stop && progress);
+    // The load's Stop and progress bar (the Search dock has a Stop and a progress bar of its own).
+    QToolButton* stop = nullptr;
+    QProgressBar* progress = nullptr;
     LatencyProbe probe;
     probe.start();
     w.openPaths({ m_dir.path() });
     QVERIFY(w.isLoading());
-    QVERIFY(stop->isVisible() && progress->isVisible());
+    for (QToolButton* b : w.findChildren<QToolButton*>()) {
+        if (b->text() == QLatin1String("Stop") && b->isVisible())
+            stop = b;
+    }
+    for (QProgressBar* b : w.findChildren<QProgressBar*>()) {
+        if (b->isVisible())
+            progress = b;
+    }
+    QVERIFY(stop && progress);
     QVERIFY(waitUntil([&] { return progress->value() > 0; }, 60'000)); // it is really under way
     QElapsedTimer clock;
     clock.start();

@@ -12,6 +12,7 @@
 
 #include <QApplication>
 #include <QClipboard>
+#include <QFile>
 #include <QLabel>
 #include <QMimeData>
 #include <QRegularExpression>
@@ -189,7 +190,12 @@ private Q_SLOTS:
         QVERIFY(waitForAnalysis(w));
         QVERIFY(w.currentAttempt());
         const Incident& inc = w.currentAttempt()->incident;
-        QCOMPARE(inc.files.front().path, QStringLiteral("<pasted text>"));
+        // Kept as a file of its own first, so the Log view and the rg commands name a real path.
+        const QString saved = inc.files.front().path;
+        QVERIFY2(saved.endsWith(QLatin1String("/pasted.log")), qPrintable(saved));
+        QFile copy(saved);
+        QVERIFY(copy.open(QIODevice::ReadOnly));
+        QVERIFY(copy.readAll().contains("Watchdog caught collective operation timeout"));
         QCOMPARE(inc.events.front().rank, 3);
     }
 

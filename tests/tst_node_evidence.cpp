@@ -47,7 +47,8 @@ QString findings(const Diagnosis& d)
 {
     QStringList out;
     for (const NodeFinding& f : d.nodeFindings)
-        out << QStringLiteral("%1 %2 (%3)").arg(f.confirms ? QStringLiteral("+") : QStringLiteral("-"), f.text, f.source);
+        out << QStringLiteral("%1 %2 (%3)")
+                   .arg(f.confirms ? QStringLiteral("+") : QStringLiteral("-"), f.text, f.source);
     return out.join(QLatin1Char('\n'));
 }
 
@@ -165,8 +166,8 @@ private Q_SLOTS:
     void logsAreNotEvidence()
     {
         // Job logs, a topology capture and a pasted issue that quotes NVRM lines among NCCL ones.
-        for (const char* rel : { "sample-job/nccl.gpu-a01.41872.log", "sample-job/torchrun.gpu-a01.console.log",
-                 "topology/nvidia-smi-topo.gpu-a02.txt",
+        for (const char* rel : { "sample-job/nccl.gpu-a01.41872.log",
+                 "sample-job/torchrun.gpu-a01.console.log", "topology/nvidia-smi-topo.gpu-a02.txt",
                  "real/118-gpu-reset-required-gsp-nccltest-busy-unavailable/log.txt" }) {
             QFile f(QStringLiteral(RANKSCOPE_TEST_DATA "/") + QLatin1String(rel));
             QVERIFY2(f.open(QIODevice::ReadOnly), rel);
@@ -187,14 +188,16 @@ private Q_SLOTS:
         QString how;
         QVERIFY(nodeCaptureHost(journal, { QStringLiteral("gpu-n07") }, &how).isEmpty());
         QVERIFY2(how.contains(QLatin1String("not in the logs")), qPrintable(how));
-        QCOMPARE(nodeCaptureHost(journal, { QStringLiteral("gpu-n07"), QStringLiteral("ubuntu-s-1vcpu-2gb-ams3-01") }),
+        QCOMPARE(nodeCaptureHost(
+                     journal, { QStringLiteral("gpu-n07"), QStringLiteral("ubuntu-s-1vcpu-2gb-ams3-01") }),
             QStringLiteral("ubuntu-s-1vcpu-2gb-ams3-01"));
         const NodeCapture byName = load(QStringLiteral("xid79/dmesg.gpu-n07.txt"));
         QCOMPARE(nodeCaptureHost(byName, { QStringLiteral("gpu-n0"), QStringLiteral("gpu-n07") }, &how),
             QStringLiteral("gpu-n07"));
         QCOMPARE(how, QStringLiteral("named by the file name"));
         const NodeCapture anonymous = load(QStringLiteral("gid-index/ibv_devinfo.txt"));
-        QCOMPARE(nodeCaptureHost(anonymous, { QStringLiteral("a100-node3") }, &how), QStringLiteral("a100-node3"));
+        QCOMPARE(
+            nodeCaptureHost(anonymous, { QStringLiteral("a100-node3") }, &how), QStringLiteral("a100-node3"));
         QCOMPARE(how, QStringLiteral("the only host of the logs"));
         QVERIFY(nodeCaptureHost(anonymous, { QStringLiteral("a"), QStringLiteral("b") }).isEmpty());
     }
@@ -210,8 +213,9 @@ private Q_SLOTS:
         QVERIFY2(f, qPrintable(findings(d)));
         QCOMPARE(f->source, QStringLiteral("dmesg.gpu-n07.txt:1"));
         QCOMPARE(f->host, QStringLiteral("gpu-n07"));
-        QVERIFY2(f->text.contains(QLatin1String("Xid 79 (fallen off the bus) on GPU 2 (0000:44:00.0), the GPU of rank 2, "
-                                                "the initiating rank")),
+        QVERIFY2(f->text.contains(
+                     QLatin1String("Xid 79 (fallen off the bus) on GPU 2 (0000:44:00.0), the GPU of rank 2, "
+                                   "the initiating rank")),
             qPrintable(f->text));
         QCOMPARE(d.confidence, QStringLiteral("high"));
         // The CUDA error is the symptom; the fix now leads with the GPU that fell off the bus.
@@ -226,7 +230,8 @@ private Q_SLOTS:
         const NodeFinding* f = confirmed(d);
         QVERIFY2(f, qPrintable(findings(d)));
         QCOMPARE(f->source, QStringLiteral("dmesg-T.txt:5"));
-        QVERIFY2(f->text.contains(QLatin1String("the kernel OOM killer killed pid 7899 (python), rank 0 on trainer-01")),
+        QVERIFY2(f->text.contains(
+                     QLatin1String("the kernel OOM killer killed pid 7899 (python), rank 0 on trainer-01")),
             qPrintable(f->text));
         QCOMPARE(f->host, QStringLiteral("trainer-01")); // the only host of the logs: dmesg names none
     }
@@ -238,11 +243,13 @@ private Q_SLOTS:
         const NodeFinding* f = confirmed(d);
         QVERIFY2(f, qPrintable(findings(d)));
         QCOMPARE(f->source, QStringLiteral("ibstat.txt:10"));
-        QVERIFY2(f->text.startsWith(QLatin1String("mlx5_7 port 1 on test-sriov-ib-pod is Down (physical state LinkUp")),
+        QVERIFY2(f->text.startsWith(
+                     QLatin1String("mlx5_7 port 1 on test-sriov-ib-pod is Down (physical state LinkUp")),
             qPrintable(f->text));
         // The retry-exceeded completion was the symptom: the fix leads with restoring the port.
         QVERIFY2(d.fix.startsWith(QLatin1String("Node evidence (ibstat.txt:10)")), qPrintable(d.fix));
-        QVERIFY2(d.fix.contains(QLatin1String("Restore the link of mlx5_7 on test-sriov-ib-pod")), qPrintable(d.fix));
+        QVERIFY2(d.fix.contains(QLatin1String("Restore the link of mlx5_7 on test-sriov-ib-pod")),
+            qPrintable(d.fix));
     }
 
     void gidIndex()
@@ -252,7 +259,8 @@ private Q_SLOTS:
         const NodeFinding* f = confirmed(d);
         QVERIFY2(f, qPrintable(findings(d)));
         QCOMPARE(f->source, QStringLiteral("ibv_devinfo.txt:7"));
-        QVERIFY2(f->text.contains(QLatin1String("GID[3] of mlx5_bond_0 on a100-node3 is RoCE v2 with IPv4 address 200.0.209.6")),
+        QVERIFY2(f->text.contains(QLatin1String(
+                     "GID[3] of mlx5_bond_0 on a100-node3 is RoCE v2 with IPv4 address 200.0.209.6")),
             qPrintable(f->text));
         QVERIFY2(d.fix.startsWith(QLatin1String("export NCCL_IB_GID_INDEX=3")), qPrintable(d.fix));
     }
@@ -263,8 +271,9 @@ private Q_SLOTS:
         const Diagnosis& d = a.currentAttempt()->diagnosis;
         const NodeFinding* f = confirmed(d);
         QVERIFY2(f, qPrintable(findings(d)));
-        QVERIFY2(f->text.startsWith(QLatin1String("NCCL_SOCKET_IFNAME=eth0 (nccl.p5-st-p5-1.48213.log:1) matches no "
-                                                  "interface of p5-st-p5-1")),
+        QVERIFY2(f->text.startsWith(
+                     QLatin1String("NCCL_SOCKET_IFNAME=eth0 (nccl.p5-st-p5-1.48213.log:1) matches no "
+                                   "interface of p5-st-p5-1")),
             qPrintable(f->text));
         QCOMPARE(f->source, QStringLiteral("ifconfig.txt:3"));
         QVERIFY2(d.fix.startsWith(QLatin1String("export NCCL_SOCKET_IFNAME=enp105s0")), qPrintable(d.fix));
@@ -274,8 +283,8 @@ private Q_SLOTS:
     {
         QTemporaryDir dir;
         QVERIFY(dir.isValid());
-        for (const char* rel : { "port-down/nccl.test-sriov-ib-pod.3310.log", "port-down/nccl.test-sriov-ib-pod.3311.log",
-                 "captures/ibv_devinfo-azure-hbv2.txt" }) {
+        for (const char* rel : { "port-down/nccl.test-sriov-ib-pod.3310.log",
+                 "port-down/nccl.test-sriov-ib-pod.3311.log", "captures/ibv_devinfo-azure-hbv2.txt" }) {
             const QString name = QFileInfo(QLatin1String(rel)).fileName();
             QVERIFY(QFile::copy(kData + QLatin1Char('/') + QLatin1String(rel), dir.filePath(name)));
         }
@@ -285,7 +294,8 @@ private Q_SLOTS:
         const Diagnosis& d = a.currentAttempt()->diagnosis;
         QVERIFY2(!confirmed(d), qPrintable(findings(d)));
         QCOMPARE(d.nodeFindings.size(), size_t(1));
-        QVERIFY2(d.nodeFindings[0].text.contains(QLatin1String("capture of an unknown host")), qPrintable(findings(d)));
+        QVERIFY2(d.nodeFindings[0].text.contains(QLatin1String("capture of an unknown host")),
+            qPrintable(findings(d)));
         QVERIFY(d.nodeFindings[0].host.isEmpty());
         QVERIFY(!d.fix.contains(QLatin1String("Node evidence")));
     }
@@ -294,7 +304,8 @@ private Q_SLOTS:
     {
         QProcess p;
         p.start(QStringLiteral(RANKSCOPE_BINARY),
-            { QStringLiteral("diagnose"), QStringLiteral("--format"), QStringLiteral("json"), kData + QStringLiteral("/gid-index") });
+            { QStringLiteral("diagnose"), QStringLiteral("--format"), QStringLiteral("json"),
+                kData + QStringLiteral("/gid-index") });
         QVERIFY(p.waitForFinished(60000));
         const QJsonObject root = QJsonDocument::fromJson(p.readAllStandardOutput()).object();
         const QJsonArray found = root.value(QStringLiteral("node_evidence")).toArray();
@@ -303,7 +314,8 @@ private Q_SLOTS:
         QCOMPARE(first.value(QStringLiteral("source")).toString(), QStringLiteral("ibv_devinfo.txt:7"));
         QVERIFY(first.value(QStringLiteral("confirms")).toBool());
 
-        p.start(QStringLiteral(RANKSCOPE_BINARY), { QStringLiteral("diagnose"), kData + QStringLiteral("/gid-index") });
+        p.start(QStringLiteral(RANKSCOPE_BINARY),
+            { QStringLiteral("diagnose"), kData + QStringLiteral("/gid-index") });
         QVERIFY(p.waitForFinished(60000));
         const QString text = QString::fromUtf8(p.readAllStandardOutput());
         QVERIFY2(text.contains(QLatin1String("Node evidence"), Qt::CaseInsensitive), qPrintable(text));

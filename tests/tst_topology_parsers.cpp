@@ -56,6 +56,8 @@ class TestTopologyParsers : public QObject
 private Q_SLOTS:
     void captures_data();
     void captures();
+    void partial_data();
+    void partial();
     void errors_data();
     void errors();
     void hwlocCrashInputs_data();
@@ -108,6 +110,8 @@ void TestTopologyParsers::captures_data()
         "GPU0-GPU1=NV12;GPU0-mlx5_bond_0=NODE;GPU1-NIC0=PHB");
     row("rocm-partial", "rocm-smi-showtopo-partial-pcie.gpu-r01.txt", TopologyFormat::RocmSmi, "gpu-r01", 4,
         0, "GPU0-GPU1=XGMI;GPU0-GPU2=SYS;GPU1-GPU3=PHB;GPU2-GPU3=XGMI");
+    row("rocm-star-separator", "rocm-smi-showtopo-star-separator.gpu-r02.txt", TopologyFormat::RocmSmi,
+        "gpu-r02", 4, 0, "GPU0-GPU1=XGMI;GPU1-GPU2=XGMI;GPU0-GPU3=XGMI");
     row("nccl-nested-xgmi", "nccl-topo-nested-switch-xgmi.xml", TopologyFormat::NcclXml, "", 2, 2,
         "GPU0-GPU1=XGMI4;GPU0-@0000:13:00.0=PXB;GPU1-mlx5_1=PIX;GPU0-mlx5_1=PHB;GPU1-@0000:13:00.0=PHB");
     row("hwloc-gpu-a02", "hwloc-topo.gpu-a02.xml", TopologyFormat::HwlocXml, "gpu-a02", 4, 2,
@@ -142,18 +146,6 @@ void TestTopologyParsers::errors_data()
 {
     QTest::addColumn<QString>("file");
     QTest::addColumn<QString>("message"); // substrings, '|'-separated
-    QTest::newRow("ragged-row")
-        << "nvsmi-topo-ragged-row.txt"
-        << "nvsmi-topo-ragged-row.txt:3:|row GPU1 has 3 matrix cells, the header has 4";
-    QTest::newRow("unknown-row") << "nvsmi-topo-unknown-row.txt"
-                                 << "nvsmi-topo-unknown-row.txt:4:|\"GPU2\" is not a column";
-    QTest::newRow("bad-cell") << "nvsmi-topo-bad-cell.txt"
-                              << "nvsmi-topo-bad-cell.txt:2:|unknown cell \"FAST\"";
-    QTest::newRow("bad-affinity") << "nvsmi-topo-bad-affinity.txt"
-                                  << "GPU0: CPU Affinity|0-15x";
-    QTest::newRow("rocm-bad-row")
-        << "rocm-smi-showtopo-bad-row.txt"
-        << "rocm-smi-showtopo-bad-row.txt:5:|row GPU1 has 1 cells, the header has 2";
     QTest::newRow("nccl-billion-laughs") << "nccl-topo-billion-laughs.xml"
                                          << "nccl-topo-billion-laughs.xml:|DOCTYPE";
     QTest::newRow("hwloc-billion-laughs") << "hwloc-billion-laughs.xml"
@@ -168,6 +160,57 @@ void TestTopologyParsers::errors_data()
         << "not a recognised topology capture|nvidia-smi topo -m|rocm-smi|NCCL topology XML|hwloc XML";
     QTest::newRow("missing-file") << "no-such-file.txt"
                                   << "no-such-file.txt: cannot open";
+}
+
+// Malformed matrices load what is complete and name what is missing, with the file and the line.
+void TestTopologyParsers::partial_data()
+{
+    QTest::addColumn<QString>("file");
+    QTest::addColumn<QString>("cells"); // "A-B=CLASS;..." still read
+    QTest::addColumn<QString>("missing"); // substrings of HostTopology::missing, '|'-separated
+    QTest::addColumn<QString>("notes"); // substrings of the notes, '|'-separated
+    QTest::newRow("ragged-row")
+        << "nvsmi-topo-ragged-row.txt"
+        << "GPU0-GPU1=PIX;GPU1-GPU2=SYS;GPU0-NIC0=PIX"
+        << "row GPU1: cells from NIC0 on|row GPU1: CPU Affinity, NUMA Affinity|row GPU2 "
+           "(the capture ends before it)|2 of 3 GPU-NIC pairs have no class"
+        << "";
+    QTest::newRow("unknown-row") << "nvsmi-topo-unknown-row.txt"
+                                 << "GPU0-GPU1=PIX"
+                                 << "row GPU2 (no column in the header)"
+                                 << "nvsmi-topo-unknown-row.txt:4: row GPU2 is not a column of the header";
+    QTest::newRow("bad-cell") << "nvsmi-topo-bad-cell.txt"
+                              << "GPU0-GPU1=PIX"
+                              << "GPU0/GPU1 (unreadable cell \"FAST\")"
+                              << "nvsmi-topo-bad-cell.txt:2: row GPU0, column GPU1: unreadable cell \"FAST\"";
+    QTest::newRow("bad-affinity") << "nvsmi-topo-bad-affinity.txt"
+                                  << "GPU0-GPU1=PIX"
+                                  << "GPU0: CPU Affinity (unreadable \"0-15x\")"
+                                  << "GPU0: CPU Affinity \"0-15x\" unreadable";
+    QTest::newRow("rocm-bad-row")
+        << "rocm-smi-showtopo-bad-row.txt"
+        << ""
+        << "weight row GPU1: cells from GPU1 on"
+        << "rocm-smi-showtopo-bad-row.txt:5: row GPU1 has 1 cells, the header has 2";
+}
+
+void TestTopologyParsers::partial()
+{
+    QFETCH(QString, file);
+    QFETCH(QString, cells);
+    QFETCH(QString, missing);
+    QFETCH(QString, notes);
+    const TopologyParse p = loadTopologyFile(dataPath(file));
+    QVERIFY2(p.error.isEmpty(), qPrintable(p.error));
+    for (const QString& spec : cells.split(u';', Qt::SkipEmptyParts)) {
+        const QString pair = spec.section(u'=', 0, 0);
+        QCOMPARE(cell(p.topo, pair) + u' ' + pair, spec.section(u'=', 1) + u' ' + pair);
+    }
+    const QString m = p.topo.missing.join(u'\n'), n = p.topo.notes.join(u'\n');
+    for (const QString& part : missing.split(u'|', Qt::SkipEmptyParts))
+        QVERIFY2(m.contains(part), qPrintable(m + QStringLiteral("\n lacks ") + part));
+    for (const QString& part : notes.split(u'|', Qt::SkipEmptyParts))
+        QVERIFY2(n.contains(part), qPrintable(n + QStringLiteral("\n lacks ") + part));
 }
 
 void TestTopologyParsers::errors()

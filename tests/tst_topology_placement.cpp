@@ -209,9 +209,10 @@ void TestTopologyPlacement::hcaFix()
     QCOMPARE(r.hca.size(), size_t(4));
     QCOMPARE(r.hca[3].text(), QStringLiteral("local rank 3 (GPU3 0000:99:00.0) \u2192 mlx5_1 (PIX)"));
     QCOMPARE(r.hca[0].nic, QStringLiteral("mlx5_0"));
+    // The line names its host: it is for gpu-a02's ranks only (gpu-a01 has no capture).
     QCOMPARE(r.hcaScripts,
-        QStringList { QStringLiteral(
-            "case $LOCAL_RANK in 0|1) export NCCL_IB_HCA=mlx5_0;; 2|3) export NCCL_IB_HCA=mlx5_1;; esac") });
+        QStringList { QStringLiteral("case $(hostname -s) in gpu-a02) case $LOCAL_RANK in 0|1) export "
+                                     "NCCL_IB_HCA=mlx5_0;; 2|3) export NCCL_IB_HCA=mlx5_1;; esac;; esac") });
 
     // HGX: eight GPUs, each with its own PIX NIC; "mlx5_1" would prefix-match nothing here.
     const TopologySet hgx =

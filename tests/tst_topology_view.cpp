@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: MIT
 // The topology graph on the sample job's gpu-a02 captures and on every capture in tests/data/topology.
+#include "main_window.h"
 #include "topology_view.h"
 
 #include <QDir>
 #include <QFile>
 #include <QImage>
+#include <QLabel>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
@@ -312,6 +314,13 @@ private Q_SLOTS:
         QVERIFY(files.size() > 10);
         for (const QString& name : files)
             QTest::newRow(qPrintable(name)) << dir.filePath(name) << mustDraw.contains(name);
+        // The second set of real captures (real-2/README.md): every one draws its GPUs, but the two of a
+        // VM without any (local_*).
+        const QDir real2(dir.filePath(QStringLiteral("real-2")));
+        for (const QString& name : real2.entryList(QDir::Files, QDir::Name))
+            if (!name.endsWith(QLatin1String(".md")))
+                QTest::newRow(qPrintable(QStringLiteral("real-2/") + name))
+                    << real2.filePath(name) << !name.startsWith(QLatin1String("local_"));
     }
 
     void rendersEveryCapture()
@@ -349,6 +358,33 @@ private Q_SLOTS:
             QVERIFY(!view.renderImage(1.0).isNull());
             view.setShowAllNicPaths(false);
         }
+    }
+
+    // Opening only a capture shows its topology, as lstopo would, instead of "Nothing could be read".
+    void windowWithCapturesOnly()
+    {
+        MainWindow w;
+        w.resize(1400, 900);
+        w.show();
+        w.openPaths({ topoFile(QStringLiteral("real-2/hwloc-xml-2.14_24em64t-2n6c2t-pci.xml")) });
+        if (w.isLoading()) {
+            QSignalSpy done(&w, &MainWindow::analysisFinished);
+            QVERIFY(done.wait(60000));
+        }
+        QStringList labels;
+        for (const QLabel* l : w.findChildren<QLabel*>())
+            labels << l->text();
+        const QString shown = labels.join(u'\n');
+        QVERIFY2(!shown.contains(QLatin1String("Nothing could be read")), qPrintable(shown));
+        QVERIFY2(shown.contains(QLatin1String("Topology only, no logs")), qPrintable(shown));
+        const TopologyView* view = w.topologyView();
+        QCOMPARE(view->hosts(), QStringList { QStringLiteral("mirage004") });
+        QCOMPARE(view->gpuBoxCount(), 3);
+        QVERIFY(view->showAllNicPaths()); // 3 GPUs x 3 NICs: every path drawn
+        QVERIFY2(view->findingsText().contains(
+                     QLatin1String("GPU1 and its nearest RDMA NIC mlx4_0 are on different NUMA nodes")),
+            qPrintable(view->findingsText()));
+        QVERIFY(!view->edges().empty());
     }
 
     void darkPalette()

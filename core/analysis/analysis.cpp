@@ -69,8 +69,13 @@ Analysis analyze(const AnalysisRequest& request, const CancelToken* cancel, cons
         if (!captures.contains(f))
             captures << f;
     }
-    if (!captures.isEmpty())
+    if (!captures.isEmpty()) {
         out.topology = loadTopologyFiles(captures, request.topologyHost);
+        std::vector<RankInfo> ranks; // a capture belongs to a host of the logs, or is used for nothing
+        for (const Incident& inc : loaded.incidents)
+            ranks.insert(ranks.end(), inc.ranks.begin(), inc.ranks.end());
+        attributeCaptures(out.topology, ranks);
+    }
     out.topologyPaths = captures;
     out.cancelled = loaded.cancelled;
     out.error = loaded.error;
@@ -81,6 +86,8 @@ Analysis analyze(const AnalysisRequest& request, const CancelToken* cancel, cons
         out.attempts.push_back(std::move(a));
     }
     out.current = loaded.current;
+    if (out.attempts.empty() && !out.topology.hosts.empty())
+        out.capturesOnly = placeCapturesOnly(out.topology);
     return out;
 }
 

@@ -40,6 +40,7 @@ struct Analysis
     CatalogLoadResult catalog;
     TopologySet topology;
     std::vector<NodeCapture> nodeEvidence; // dmesg, ibstat, ... found among the inputs (by content)
+    PlacementResult capturesOnly; // with no attempt (captures without logs): what they imply on their own
     QStringList topologyPaths; // the captures `topology` was read from: those given and those found
     std::vector<AttemptAnalysis> attempts; // oldest first
     int current = -1; // the latest attempt

@@ -88,8 +88,9 @@ QString nodeCaptureHost(const NodeCapture& c, const QStringList& hosts, QString*
         said(QStringLiteral("the only host of the logs"));
         return hosts.front();
     }
-    said(c.contentHost.isEmpty() ? QStringLiteral("names no host of the logs")
-                                 : QStringLiteral("names host %1, which is not in the logs").arg(c.contentHost));
+    said(c.contentHost.isEmpty()
+            ? QStringLiteral("names no host of the logs")
+            : QStringLiteral("names host %1, which is not in the logs").arg(c.contentHost));
     return {};
 }
 
@@ -238,7 +239,8 @@ void joinNodeEvidence(const Incident& inc, const Catalog& cat, const TopologySet
         const QString host = nodeCaptureHost(c, hosts, &how);
         if (host.isEmpty()) {
             j.note(QString(), c.where(0),
-                QStringLiteral("%1 capture of an unknown host (%2), not used").arg(nodeCaptureKindName(c.kind), how));
+                QStringLiteral("%1 capture of an unknown host (%2), not used")
+                    .arg(nodeCaptureKindName(c.kind), how));
             continue;
         }
         switch (c.kind) {
@@ -262,7 +264,8 @@ void joinNodeEvidence(const Incident& inc, const Catalog& cat, const TopologySet
         }
     }
     if (!j.fixLead.isEmpty())
-        d.fix = j.fixLead.join(QLatin1Char('\n')) + (d.fix.isEmpty() ? QString() : QStringLiteral("\n\n") + d.fix);
+        d.fix = j.fixLead.join(QLatin1Char('\n'))
+            + (d.fix.isEmpty() ? QString() : QStringLiteral("\n\n") + d.fix);
     d.nodeFindings = std::move(j.confirmed);
     for (NodeFinding& f : j.others)
         d.nodeFindings.push_back(std::move(f));

@@ -56,8 +56,10 @@ void joinKernelLog(NodeJoin& j, const NodeCapture& c, const QString& host)
             const int rank = j.rankOfBusId(host, r.pci);
             const bool fallen = r.kind == KernelRecord::Kind::FallenOffBus;
             const QString what = fallen ? QStringLiteral("GPU fallen off the bus")
-                                        : QStringLiteral("Xid %1").arg(r.xid) + (r.xid == 79 ? QStringLiteral(" (fallen off the bus)") : QString());
-            const QString text = QStringLiteral("%1 on %2%3").arg(what, j.gpuName(host, r.pci, rank), rankText(j, rank));
+                                        : QStringLiteral("Xid %1").arg(r.xid)
+                    + (r.xid == 79 ? QStringLiteral(" (fallen off the bus)") : QString());
+            const QString text =
+                QStringLiteral("%1 on %2%3").arg(what, j.gpuName(host, r.pci, rank), rankText(j, rank));
             const QString sig = fallen ? QStringLiteral("nvrm-gpu-fallen-off-bus") : xidSignature(r.xid);
             if (j.isInitRank(rank) && !sig.isEmpty()) {
                 j.confirm(host, source, text, sig,
@@ -84,7 +86,10 @@ void joinKernelLog(NodeJoin& j, const NodeCapture& c, const QString& host)
                                           : QStringLiteral("the kernel OOM killer");
             if (rank < 0) {
                 j.note(host, source,
-                    QStringLiteral("%1 killed pid %2 (%3), no rank's pid in the logs").arg(killer).arg(r.pid).arg(r.process));
+                    QStringLiteral("%1 killed pid %2 (%3), no rank's pid in the logs")
+                        .arg(killer)
+                        .arg(r.pid)
+                        .arg(r.process));
                 break;
             }
             const QString text = QStringLiteral("%1 killed pid %2 (%3), rank %4 on %5")
@@ -94,8 +99,10 @@ void joinKernelLog(NodeJoin& j, const NodeCapture& c, const QString& host)
                                      .arg(rank)
                                      .arg(host);
             if (j.isInitRank(rank) || killLeavesThis(j))
-                j.confirm(host, source, text, cgroup ? QStringLiteral("cgroup-oom-killer") : QStringLiteral("host-oom-killer"),
-                    { { QStringLiteral("pid"), QString::number(r.pid) }, { QStringLiteral("process"), r.process } });
+                j.confirm(host, source, text,
+                    cgroup ? QStringLiteral("cgroup-oom-killer") : QStringLiteral("host-oom-killer"),
+                    { { QStringLiteral("pid"), QString::number(r.pid) },
+                        { QStringLiteral("process"), r.process } });
             else
                 j.note(host, source, text);
             break;
@@ -103,8 +110,11 @@ void joinKernelLog(NodeJoin& j, const NodeCapture& c, const QString& host)
         case KernelRecord::Kind::Segfault: {
             const int rank = j.rankOfPid(host, r.pid);
             j.note(host, source,
-                rank >= 0 ? QStringLiteral("segfault in pid %1 (%2), rank %3").arg(r.pid).arg(r.process).arg(rank)
-                          : QStringLiteral("segfault in pid %1 (%2), no rank's pid in the logs").arg(r.pid).arg(r.process));
+                rank >= 0
+                    ? QStringLiteral("segfault in pid %1 (%2), rank %3").arg(r.pid).arg(r.process).arg(rank)
+                    : QStringLiteral("segfault in pid %1 (%2), no rank's pid in the logs")
+                          .arg(r.pid)
+                          .arg(r.process));
             break;
         }
         }
@@ -122,15 +132,19 @@ void joinNvidiaSmi(NodeJoin& j, const NodeCapture& c, const QString& host)
         if (!fabric.isEmpty() && fabric != QLatin1String("Completed") && fabric != QLatin1String("N/A")) {
             const QString text = QStringLiteral("fabric state of %1 is %2").arg(gpu, fabric);
             const bool fabricFailure = j.initId.startsWith(QLatin1String("fabric-manager"))
-                || j.initId.startsWith(QLatin1String("nvls")) || j.initId.contains(QLatin1String("system-not-initialized"));
+                || j.initId.startsWith(QLatin1String("nvls"))
+                || j.initId.contains(QLatin1String("system-not-initialized"));
             if (fabricFailure)
-                j.confirm(host, c.where(g.fabricLine), text, QStringLiteral("fabric-manager-fabric-state-not-ready"), {});
+                j.confirm(host, c.where(g.fabricLine), text,
+                    QStringLiteral("fabric-manager-fabric-state-not-ready"), {});
             else
                 j.note(host, c.where(g.fabricLine), text);
         }
         if (g.volatileUncorrected > 0)
             j.note(host, c.where(g.eccLine),
-                QStringLiteral("%1 volatile uncorrectable ECC error(s) on %2").arg(g.volatileUncorrected).arg(gpu));
+                QStringLiteral("%1 volatile uncorrectable ECC error(s) on %2")
+                    .arg(g.volatileUncorrected)
+                    .arg(gpu));
         if (g.retirementPending == QLatin1String("Yes") || g.retiredDouble > 0)
             j.note(host, c.where(g.retiredLine),
                 QStringLiteral("retired pages on %1: %2 double-bit, retirement pending: %3")
@@ -144,7 +158,8 @@ void joinNvidiaSmi(NodeJoin& j, const NodeCapture& c, const QString& host)
     }
     if (!persistenceOff.isEmpty())
         j.note(host, c.where(persistenceLine),
-            QStringLiteral("persistence mode is Disabled on GPU %1 of %2 (each job start re-initialises the driver)")
+            QStringLiteral(
+                "persistence mode is Disabled on GPU %1 of %2 (each job start re-initialises the driver)")
                 .arg(persistenceOff.join(QLatin1Char(',')), host));
 }
 

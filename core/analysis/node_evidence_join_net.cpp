@@ -23,7 +23,8 @@ bool ibFailure(const NodeJoin& j)
 const GidEntry* roceV2Ipv4(const IbPort& p)
 {
     for (const GidEntry& g : p.gids) {
-        if (g.type.contains(QLatin1String("v2")) && !g.ipv4.isEmpty() && !g.ipv4.startsWith(QLatin1String("169.254.")))
+        if (g.type.contains(QLatin1String("v2")) && !g.ipv4.isEmpty()
+            && !g.ipv4.startsWith(QLatin1String("169.254.")))
             return &g;
     }
     return nullptr;
@@ -34,11 +35,14 @@ void joinGidTable(NodeJoin& j, const NodeCapture& c, const QString& host, const 
     const QString dev = p.device.isEmpty() ? QStringLiteral("the device") : p.device;
     const GidEntry* g = roceV2Ipv4(p);
     if (!g) {
-        const bool typed = std::any_of(p.gids.begin(), p.gids.end(), [](const GidEntry& e) { return !e.type.isEmpty(); });
+        const bool typed =
+            std::any_of(p.gids.begin(), p.gids.end(), [](const GidEntry& e) { return !e.type.isEmpty(); });
         j.note(host, c.where(p.gids.front().line),
-            typed ? QStringLiteral("the GID table of %1 has no RoCE v2 entry with an IPv4 address").arg(dev)
-                  : QStringLiteral("the GID table of %1 names no GID types (ibv_devinfo before rdma-core 28); "
-                                   "show_gids prints them").arg(dev));
+            typed
+                ? QStringLiteral("the GID table of %1 has no RoCE v2 entry with an IPv4 address").arg(dev)
+                : QStringLiteral("the GID table of %1 names no GID types (ibv_devinfo before rdma-core 28); "
+                                 "show_gids prints them")
+                      .arg(dev));
         return;
     }
     const QString port = p.port >= 0 ? QStringLiteral(" port %1").arg(p.port) : QString();
@@ -51,10 +55,10 @@ void joinGidTable(NodeJoin& j, const NodeCapture& c, const QString& host, const 
             text + QStringLiteral(", the index NCCL already used: the GID index is not what failed"));
         return;
     }
-    j.confirm(host, c.where(g->line), text, j.initId,
-        {}, { QStringLiteral("export NCCL_IB_GID_INDEX=%1   # on %2: GID[%1] of %3 is RoCE v2 with IPv4 %4 (%5)")
-                  .arg(g->index)
-                  .arg(host, dev, g->ipv4, c.where(g->line)) });
+    j.confirm(host, c.where(g->line), text, j.initId, {},
+        { QStringLiteral("export NCCL_IB_GID_INDEX=%1   # on %2: GID[%1] of %3 is RoCE v2 with IPv4 %4 (%5)")
+                .arg(g->index)
+                .arg(host, dev, g->ipv4, c.where(g->line)) });
 }
 
 struct IfnameSetting
@@ -64,8 +68,8 @@ struct IfnameSetting
 
 IfnameSetting socketIfnameFromLogs(const Incident& inc, const QString& host)
 {
-    static const QRegularExpression re(
-        QStringLiteral(R"(NCCL_SOCKET_IFNAME(?: set by environment to | set to |=)["']?([\^=]?[\w.,:@^=-]+))"));
+    static const QRegularExpression re(QStringLiteral(
+        R"(NCCL_SOCKET_IFNAME(?: set by environment to | set to |=)["']?([\^=]?[\w.,:@^=-]+))"));
     std::set<int> files;
     for (const RankInfo& r : inc.ranks) {
         if (r.host == host)
@@ -137,16 +141,19 @@ void joinIbPorts(NodeJoin& j, const NodeCapture& c, const QString& host)
     for (const IbPort& p : c.ports) {
         if (!p.active() && !p.state.isEmpty()) {
             const QString users = j.ranksOnHostUsing(host, p.device);
-            const QString text = QStringLiteral("%1 port %2 on %3 is %4 (physical state %5%6)%7")
-                                     .arg(p.device.isEmpty() ? QStringLiteral("the HCA") : p.device)
-                                     .arg(p.port)
-                                     .arg(host, p.state, p.physicalState.isEmpty() ? QStringLiteral("unknown") : p.physicalState,
-                                         p.linkLayer.isEmpty() ? QString() : QStringLiteral(", ") + p.linkLayer,
-                                         users.isEmpty() ? QString() : QStringLiteral(", used by ranks %1").arg(users));
+            const QString text =
+                QStringLiteral("%1 port %2 on %3 is %4 (physical state %5%6)%7")
+                    .arg(p.device.isEmpty() ? QStringLiteral("the HCA") : p.device)
+                    .arg(p.port)
+                    .arg(host, p.state,
+                        p.physicalState.isEmpty() ? QStringLiteral("unknown") : p.physicalState,
+                        p.linkLayer.isEmpty() ? QString() : QStringLiteral(", ") + p.linkLayer,
+                        users.isEmpty() ? QString() : QStringLiteral(", used by ranks %1").arg(users));
             const bool onInitNic = initHere && (initNic.isEmpty() || initNic == p.device);
             if (onInitNic && ibFailure(j))
                 j.confirm(host, c.where(p.stateLine), text, QStringLiteral("nccl-ib-port-down"),
-                    { { QStringLiteral("nic"), p.device }, { QStringLiteral("port"), QString::number(p.port) } });
+                    { { QStringLiteral("nic"), p.device },
+                        { QStringLiteral("port"), QString::number(p.port) } });
             else
                 j.note(host, c.where(p.stateLine), text);
         }
@@ -181,22 +188,23 @@ void joinInterfaces(NodeJoin& j, const NodeCapture& c, const QString& host)
                 .arg(setting.value, setting.source, matching.join(QLatin1String(", ")), host));
         return;
     }
-    const QString text = QStringLiteral("NCCL_SOCKET_IFNAME=%1 (%2) matches no interface of %3 that is up with an "
-                                        "address; %3 has %4")
-                             .arg(setting.value, setting.source, host,
-                                 candidates.isEmpty() ? QStringLiteral("none besides loopback")
-                                                      : candidates.join(QLatin1String(", ")));
+    const QString text =
+        QStringLiteral("NCCL_SOCKET_IFNAME=%1 (%2) matches no interface of %3 that is up with an "
+                       "address; %3 has %4")
+            .arg(setting.value, setting.source, host,
+                candidates.isEmpty() ? QStringLiteral("none besides loopback")
+                                     : candidates.join(QLatin1String(", ")));
     const QString source = suggestion ? c.where(suggestion->line) : c.where(0);
-    const bool socketFailure = j.initFamily == QLatin1String("socket") || j.initFamily == QLatin1String("rendezvous")
-        || j.initFamily == QLatin1String("hang") || !j.init;
+    const bool socketFailure = j.initFamily == QLatin1String("socket")
+        || j.initFamily == QLatin1String("rendezvous") || j.initFamily == QLatin1String("hang") || !j.init;
     if (!socketFailure || !suggestion) {
         j.note(host, source, text);
         return;
     }
     j.confirm(host, source, text, j.initId, {},
         { QStringLiteral("export NCCL_SOCKET_IFNAME=%1   # on %2, instead of %3: %1 is up with %4 (%5)")
-              .arg(suggestion->name, host, setting.value, (suggestion->ipv4 + suggestion->ipv6).join(QLatin1String(", ")),
-                  source) });
+                .arg(suggestion->name, host, setting.value,
+                    (suggestion->ipv4 + suggestion->ipv6).join(QLatin1String(", ")), source) });
 }
 
 } // namespace rankscope::detail

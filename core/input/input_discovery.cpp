@@ -61,7 +61,7 @@ bool isTopologyCapture(const QString& path)
     QFile file(path);
     if (!file.open(QIODevice::ReadOnly))
         return false; // the scanner reports why it cannot read it
-    return isTopologyHead(file.read(kTopologySniffBytes));
+    return isTopologyHead(captureTextAsUtf8(file.read(kTopologySniffBytes))); // UTF-16 with a BOM too
 }
 
 NodeCaptureKind nodeEvidenceKind(const QString& path)
@@ -149,7 +149,7 @@ struct Walker
             else if (isTopologyHead(m.head.left(kTopologySniffBytes)))
                 out.topology.push_back(std::move(f));
             else
-                out.files.push_back(std::move(f));
+                addLogOrEvidence(std::move(f), detectNodeCapture(m.head.left(kTopologySniffBytes)));
         }
     }
 

@@ -7,8 +7,8 @@ namespace rankscope::detail {
 QString ipv4OfMappedGid(const QString& gid)
 {
     static const QRegularExpression shortForm = rx(R"(^::ffff:(\d{1,3}\.\d{1,3}\.\d{1,3}\.\d{1,3})$)");
-    static const QRegularExpression longForm
-        = rx(R"(^0000:0000:0000:0000:0000:ffff:([0-9a-fA-F]{4}):([0-9a-fA-F]{4})$)");
+    static const QRegularExpression longForm =
+        rx(R"(^0000:0000:0000:0000:0000:ffff:([0-9a-fA-F]{4}):([0-9a-fA-F]{4})$)");
     const QString g = gid.trimmed();
     QRegularExpressionMatch m = shortForm.match(g);
     if (m.hasMatch())
@@ -63,7 +63,8 @@ void parseIbvDevinfo(const QStringList& lines, NodeCapture& out)
     static const QRegularExpression hca = rx(R"(^\s*hca_id:\s*(\S+))");
     static const QRegularExpression command = rx(R"(ibv_devinfo\b.*?\s-(?:d|-ib-dev=?)\s*([\w.-]*\w))");
     static const QRegularExpression port = rx(R"(^\s+port:\s+(\d+)\s*$)");
-    static const QRegularExpression field = rx(R"(^\s+(state|phys_state|link_layer|active_width|active_speed):\s+(.*?)\s*$)");
+    static const QRegularExpression field =
+        rx(R"(^\s+(state|phys_state|link_layer|active_width|active_speed):\s+(.*?)\s*$)");
     static const QRegularExpression gid = rx(R"(^\s*GID\[\s*(\d+)\]:\s+([0-9a-fA-F:.]+)(?:,\s*(.*?))?\s*$)");
     static const QRegularExpression code = rx(R"(\s*\(\d+\)$)"); // "PORT_ACTIVE (4)" -> "PORT_ACTIVE"
     QString device, width, speed;

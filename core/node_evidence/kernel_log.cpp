@@ -11,8 +11,10 @@ namespace rankscope::detail {
 KernelLine splitKernelLine(const QString& line)
 {
     static const QRegularExpression dmesgRaw = rx(R"(^\[\s*\d+\.\d+\]\s?(.*)$)");
-    static const QRegularExpression dmesgHuman = rx(R"(^\[[A-Z][a-z]{2} [A-Z][a-z]{2} [ \d]\d \d\d:\d\d:\d\d \d{4}\]\s?(.*)$)");
-    static const QRegularExpression iso = rx(R"(^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:[,.]\d+)?(?:[+-]\d\d:?\d\d|Z)?\s(.*)$)");
+    static const QRegularExpression dmesgHuman =
+        rx(R"(^\[[A-Z][a-z]{2} [A-Z][a-z]{2} [ \d]\d \d\d:\d\d:\d\d \d{4}\]\s?(.*)$)");
+    static const QRegularExpression iso =
+        rx(R"(^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:[,.]\d+)?(?:[+-]\d\d:?\d\d|Z)?\s(.*)$)");
     static const QRegularExpression syslog = rx(R"(^[A-Z][a-z]{2} [ \d]\d \d\d:\d\d:\d\d\s(.*)$)");
     static const QRegularExpression hostTag = rx(R"(^(\S+) ([\w./@-]+(?:\[\d+\])?): ?(.*)$)");
     KernelLine k;
@@ -56,7 +58,8 @@ namespace {
 
 QString pciIn(const QString& text)
 {
-    static const QRegularExpression bdf = rx(R"(\b((?:[0-9a-fA-F]{4,8}:)?[0-9a-fA-F]{2}:[0-9a-fA-F]{2}(?:\.[0-7])?)\b)");
+    static const QRegularExpression bdf =
+        rx(R"(\b((?:[0-9a-fA-F]{4,8}:)?[0-9a-fA-F]{2}:[0-9a-fA-F]{2}(?:\.[0-7])?)\b)");
     const QRegularExpressionMatch m = bdf.match(text);
     return m.hasMatch() ? normaliseBusId(m.captured(1)) : QString();
 }
@@ -65,16 +68,18 @@ QString pciIn(const QString& text)
 
 void parseKernelLog(const QStringList& lines, NodeCapture& out)
 {
-    static const QRegularExpression xid
-        = rx(R"(NVRM: Xid \(PCI:([0-9a-fA-F:.]+)\): (\d+)(?:, pid=(\d+|'?<unknown>'?))?(?:, name=([^,]+))?)");
-    static const QRegularExpression fallenAt = rx(R"(NVRM: GPU at (?:PCI:)?([0-9a-fA-F:.]+) has fallen off the bus)");
+    static const QRegularExpression xid =
+        rx(R"(NVRM: Xid \(PCI:([0-9a-fA-F:.]+)\): (\d+)(?:, pid=(\d+|'?<unknown>'?))?(?:, name=([^,]+))?)");
+    static const QRegularExpression fallenAt =
+        rx(R"(NVRM: GPU at (?:PCI:)?([0-9a-fA-F:.]+) has fallen off the bus)");
     static const QRegularExpression gpuNamed = rx(R"(NVRM: The NVIDIA GPU ([0-9a-fA-F:.]+))");
     static const QRegularExpression oom = rx(
         R"((?:Out of memory|Memory cgroup out of memory): Kill(?:ed)? process (\d+) \((.+?)\)(?= total-vm| score|,|\s*$))");
     static const QRegularExpression oomBare = rx(R"(^Killed process (\d+) \((.+?)\)(?= total-vm|,|\s*$))");
     static const QRegularExpression oomKillLine = rx(R"(oom-kill:constraint=[^,]*,.*task=([^,]+),pid=(\d+))");
     static const QRegularExpression segfault = rx(R"(([^\s\[]+)\[(\d+)\]: segfault at [0-9a-fA-F]+ ip )");
-    static const QRegularExpression aer = rx(R"(AER: (Corrected|Uncorrected \((?:Fatal|Non-Fatal)\)|Multiple (?:Corrected|Uncorrected \((?:Fatal|Non-Fatal)\))) error)");
+    static const QRegularExpression aer = rx(
+        R"(AER: (Corrected|Uncorrected \((?:Fatal|Non-Fatal)\)|Multiple (?:Corrected|Uncorrected \((?:Fatal|Non-Fatal)\))) error)");
     static const QRegularExpression busError = rx(R"(PCIe Bus Error: severity=([^,]+),)");
     std::set<qint64> oomPids; // the oom-kill summary and "Killed process" name the same victim
     for (qsizetype i = 0; i < lines.size(); ++i) {

@@ -53,7 +53,8 @@ void parseIpAddr(const QStringList& lines, NodeCapture& out)
             if (m.captured(2).startsWith(QLatin1String("inet"))) {
                 itf.up = true;
                 addAddress(itf, m.captured(2), m.captured(3));
-            } else if (l.contains(QLatin1String("state UP")) || l.contains(QLatin1String("<UP")) || l.contains(QLatin1String(",UP"))) {
+            } else if (l.contains(QLatin1String("state UP")) || l.contains(QLatin1String("<UP"))
+                || l.contains(QLatin1String(",UP"))) {
                 itf.up = true;
             }
             current = nullptr;

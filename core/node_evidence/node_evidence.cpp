@@ -49,9 +49,9 @@ bool isKernelLog(const QStringList& lines)
 // "user@host:~$ ibstat", "(base) root@ubuntu:/data# ip addr": the host of a pasted capture.
 void hostFromPrompt(const QStringList& lines, NodeCapture& out)
 {
-    static const QRegularExpression prompt = rx(
-        R"(^\s*(?:\([^)]*\)\s*)?\[?[\w.-]+@([\w.-]+)[:\s][^$#]*[$#]\s*(?:sudo\s+)?)"
-        R"((?:ip|ifconfig|ibstat|ibv_devinfo|dmesg|journalctl|nvidia-smi|show_gids)\b)");
+    static const QRegularExpression prompt =
+        rx(R"(^\s*(?:\([^)]*\)\s*)?\[?[\w.-]+@([\w.-]+)[:\s][^$#]*[$#]\s*(?:sudo\s+)?)"
+           R"((?:ip|ifconfig|ibstat|ibv_devinfo|dmesg|journalctl|nvidia-smi|show_gids)\b)");
     for (qsizetype i = 0; i < lines.size(); ++i) {
         const QRegularExpressionMatch m = prompt.match(lines[i]);
         if (m.hasMatch()) {
@@ -129,12 +129,14 @@ NodeCaptureKind detectNodeCapture(const QByteArray& head)
     static const QRegularExpression ipOneLine = rx(R"(^\d+:\s+[\w.@-]+\s+(?:inet6?|link/\w+)\s+\S)");
     static const QRegularExpression ifconfigNew = rx(R"(^[\w.:-]+: flags=\d+<[A-Z_,]*>)");
     static const QRegularExpression ifconfigOld = rx(R"(^[\w.:-]+\s+Link encap:)");
-    bool ca = false, caState = false, hca = false, devState = false, gid = false, nvsmi = false, attached = false;
+    bool ca = false, caState = false, hca = false, devState = false, gid = false, nvsmi = false,
+         attached = false;
     int ipLines = 0, ifconfigLines = 0;
     for (const QString& l : lines) {
         ca = ca || ibstatCa.match(l).hasMatch();
         caState = caState || (ca && ibstatState.match(l).hasMatch());
-        hca = hca || l.trimmed().startsWith(QLatin1String("hca_id:")) || l.contains(QLatin1String("ibv_devinfo"));
+        hca = hca || l.trimmed().startsWith(QLatin1String("hca_id:"))
+            || l.contains(QLatin1String("ibv_devinfo"));
         devState = devState || devinfoPort.match(l).hasMatch();
         gid = gid || gidLine.match(l).hasMatch();
         nvsmi = nvsmi || l.contains(QLatin1String("==NVSMI LOG=="));

@@ -28,7 +28,8 @@ void addTo(qint64& total, qint64 n)
 
 void parseNvidiaSmiQuery(const QStringList& lines, NodeCapture& out)
 {
-    static const QRegularExpression gpuHeader = rx(R"(^GPU ([0-9a-fA-F]{4,8}:[0-9a-fA-F]{2}:[0-9a-fA-F]{2}\.[0-7])\s*$)");
+    static const QRegularExpression gpuHeader =
+        rx(R"(^GPU ([0-9a-fA-F]{4,8}:[0-9a-fA-F]{2}:[0-9a-fA-F]{2}\.[0-7])\s*$)");
     static const QRegularExpression keyValue = rx(R"(^(\s*)(\S[^:]*?)\s*:\s*(.*?)\s*$)");
     std::vector<std::pair<int, QString>> sections; // indentation, name
     GpuQuery* gpu = nullptr;
@@ -73,7 +74,8 @@ void parseNvidiaSmiQuery(const QStringList& lines, NodeCapture& out)
             gpu->fabricLine = lineNo;
         } else if (inSection("ECC Errors") && inSection("Volatile")
             && ((key == QLatin1String("Total") && inSection("Double Bit"))
-                || (key.contains(QLatin1String("Uncorrectable")) && sections.back().second == QLatin1String("Volatile")))) {
+                || (key.contains(QLatin1String("Uncorrectable"))
+                    && sections.back().second == QLatin1String("Volatile")))) {
             addTo(gpu->volatileUncorrected, count(value));
             gpu->eccLine = gpu->eccLine ? gpu->eccLine : lineNo;
         } else if (inSection("Retired Pages")) {
@@ -87,7 +89,8 @@ void parseNvidiaSmiQuery(const QStringList& lines, NodeCapture& out)
         }
     }
     if (out.gpus.empty())
-        out.error = QStringLiteral("%1: nvidia-smi -q output without a \"GPU <bus id>\" section").arg(out.displayPath);
+        out.error = QStringLiteral("%1: nvidia-smi -q output without a \"GPU <bus id>\" section")
+                        .arg(out.displayPath);
 }
 
 void parseNvidiaSmiQueryXml(const QByteArray& xml, NodeCapture& out)
@@ -141,7 +144,8 @@ void parseNvidiaSmiQueryXml(const QByteArray& xml, NodeCapture& out)
                         .arg(r.lineNumber())
                         .arg(r.errorString());
     else if (out.gpus.empty())
-        out.error = QStringLiteral("%1: nvidia-smi -q -x output without a <gpu> element").arg(out.displayPath);
+        out.error =
+            QStringLiteral("%1: nvidia-smi -q -x output without a <gpu> element").arg(out.displayPath);
 }
 
 } // namespace rankscope::detail

@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <cstring>
 #include <hwloc.h>
+#include <hwloc/distances.h>
 #include <hwloc/export.h>
 #include <memory>
 #include <type_traits>
@@ -120,7 +121,8 @@ struct Walker
     {
         const unsigned cls = o->attr->pcidev.class_id;
         const unsigned short vendor = o->attr->pcidev.vendor_id;
-        int gpuIndex = -1, nvml = -1, cuda = -1, rsmi = -1;
+        int gpuIndex = -1, nvml = -1, cuda = -1, rsmi = -1, ze = -1;
+        bool compute = false; // a CUDA, NVML, RSMI, OpenCL or Level Zero OS device below the function
         QString nicName, netName, gpuModel;
         int port = -1;
         for (hwloc_obj_t c = o->io_first_child; c; c = c->next_sibling) {
@@ -129,6 +131,10 @@ struct Walker
             nvml = std::max(nvml, trailingIndex(c->name, "nvml"));
             cuda = std::max(cuda, trailingIndex(c->name, "cuda"));
             rsmi = std::max(rsmi, trailingIndex(c->name, "rsmi"));
+            ze = std::max(ze, trailingIndex(c->name, "ze"));
+            const QString osName = QString::fromLatin1(c->name ? c->name : "");
+            compute = compute || nvml >= 0 || cuda >= 0 || rsmi >= 0 || ze >= 0
+                || osName.startsWith(QLatin1String("opencl"));
             if (const char* m = hwloc_obj_get_info_by_name(c, "GPUModel"))
                 gpuModel = QString::fromUtf8(m);
             if (holds(c->attr->osdev.type, HWLOC_OBJ_OSDEV_OPENFABRICS)) {
@@ -143,9 +149,15 @@ struct Walker
                 netName = QString::fromLatin1(c->name);
             }
         }
-        gpuIndex = nvml >= 0 ? nvml : cuda >= 0 ? cuda : rsmi;
-        const bool gpuVendor = vendor == 0x10de || vendor == 0x1002;
-        const bool isGpu = gpuIndex >= 0 || ((cls >> 8) == 0x03 && gpuVendor);
+        gpuIndex = nvml >= 0 ? nvml : cuda >= 0 ? cuda : rsmi >= 0 ? rsmi : ze;
+        const bool isGpu = isGpuFunction(cls, vendor, o->attr->pcidev.device_id, compute);
+        if (!isGpu)
+            gpuIndex = -1;
+        if (!isGpu && (cls >> 8) == 0x03 && isManagementGraphics(vendor, o->attr->pcidev.device_id))
+            t.notes << QStringLiteral("%1: %2 (%3:%4) is server-management graphics, not a GPU")
+                           .arg(source, busIdOf(o))
+                           .arg(vendor, 4, 16, QLatin1Char('0'))
+                           .arg(o->attr->pcidev.device_id, 4, 16, QLatin1Char('0'));
         const bool isNic = !isGpu && ((cls >> 8) == 0x02 || !nicName.isEmpty());
         const QString bus = busIdOf(o);
         const int node = addNode(isGpu ? TopoNodeKind::Gpu
@@ -200,7 +212,7 @@ struct Walker
                                       .arg(QString::fromLatin1(hwloc_obj_type_string(o->type)))
                                       .arg(o->logical_index);
             const int here = addNode(TopoNodeKind::Numa, 0, {}, label, numa);
-            const QString cpus = cpusetList(o->cpuset);
+            const QString cpus = cpusetList(o->complete_cpuset ? o->complete_cpuset : o->cpuset);
             for (hwloc_obj_t c = o->io_first_child; c; c = c->next_sibling)
                 io(c, here, numa, cpus);
         }
@@ -208,6 +220,134 @@ struct Walker
             cpuSide(c);
     }
 };
+
+// The PCI function an object of a distance matrix stands for: the object itself, or an OS device's parent.
+hwloc_obj_t pciFunctionOf(hwloc_obj_t o)
+{
+    while (o && o->type == HWLOC_OBJ_OS_DEVICE)
+        o = o->parent;
+    return o && o->type == HWLOC_OBJ_PCI_DEVICE ? o : nullptr;
+}
+
+// hwloc puts only GPUs, NVSwitches and CPU-side objects (POWER) in the NVLink matrix, and marks the
+// switches with subtype NVSwitch; a switch whose config space hwloc could not read has class 0000
+// (one of the DGX-2's twelve).
+bool isNvSwitch(hwloc_obj_t o)
+{
+    if (!o || o->type != HWLOC_OBJ_PCI_DEVICE)
+        return false;
+    if (o->subtype && std::strcmp(o->subtype, "NVSwitch") == 0)
+        return true;
+    const unsigned cls = o->attr->pcidev.class_id;
+    return (cls >> 8) == 0x06 && o->attr->pcidev.vendor_id == 0x10de;
+}
+
+struct DistancesDeleter
+{
+    hwloc_topology_t topo;
+    void operator()(hwloc_distances_s* d) const { hwloc_distances_release(topo, d); }
+};
+
+// Every distance matrix of that name (hwloc keeps one per backend run).
+std::vector<std::unique_ptr<hwloc_distances_s, DistancesDeleter>> distancesNamed(
+    hwloc_topology_t topo, const char* name)
+{
+    std::vector<std::unique_ptr<hwloc_distances_s, DistancesDeleter>> out;
+    unsigned nr = 0;
+    if (hwloc_distances_get_by_name(topo, name, &nr, nullptr, 0) != 0 || nr == 0)
+        return out;
+    std::vector<hwloc_distances_s*> raw(nr, nullptr);
+    if (hwloc_distances_get_by_name(topo, name, &nr, raw.data(), 0) != 0)
+        return out;
+    for (unsigned i = 0; i < nr && i < raw.size(); ++i)
+        if (raw[i])
+            out.emplace_back(raw[i], DistancesDeleter { topo });
+    return out;
+}
+
+// NVLink from hwloc's NVLinkBandwidth matrix (the NVML backend): GPU rows and columns are nvml OS devices,
+// the others NVSwitches (NVIDIA PCI bridges) or POWER CPUs. Each active link adds its unidirectional
+// bandwidth, 20000 MB/s for NVLink 1 (P100) and 25000 MB/s for NVLink 2-4, so bandwidth / per-link =
+// links. Through NVSwitches a pair gets the smaller of the two GPUs' links to the switch set, as NCCL
+// and nvidia-smi count it (DGX-2: NV6; HGX H100: NV18). XGMI (the RSMI backend's XGMIBandwidth and
+// XGMIHops) marks a pair XGMI. Pairs the matrices join override what the PCI tree would say.
+void readGpuDistances(hwloc_topology_t topo, HostTopology& t, const QString& source)
+{
+    auto gpuSlot = [&](hwloc_obj_t o) {
+        const hwloc_obj_t pci = pciFunctionOf(o);
+        return pci ? t.gpuByBusId(busIdOf(pci)) : -1;
+    };
+    for (const auto& d : distancesNamed(topo, "NVLinkBandwidth")) {
+        const unsigned n = d->nbobjs;
+        std::vector<int> slot(n, -1);
+        std::vector<bool> nvswitch(n, false);
+        for (unsigned i = 0; i < n; ++i) {
+            slot[i] = gpuSlot(d->objs[i]);
+            nvswitch[i] = slot[i] < 0 && isNvSwitch(pciFunctionOf(d->objs[i]));
+        }
+        auto value = [&](unsigned i, unsigned j) { return d->values[static_cast<size_t>(i) * n + j]; };
+        // Per-link bandwidth of each GPU: 20000 when its model is a P100 or its values are multiples of
+        // 20000 but not of 25000.
+        std::vector<hwloc_uint64_t> perLink(n, 25000);
+        std::vector<hwloc_uint64_t> toSwitches(n, 0);
+        for (unsigned i = 0; i < n; ++i) {
+            if (slot[i] < 0)
+                continue;
+            bool all25 = true, all20 = true;
+            for (unsigned j = 0; j < n; ++j) {
+                const hwloc_uint64_t v = j == i ? 0 : value(i, j);
+                all25 = all25 && v % 25000 == 0;
+                all20 = all20 && v % 20000 == 0;
+                if (nvswitch[j])
+                    toSwitches[i] += v;
+            }
+            const QString model = t.gpus[static_cast<size_t>(slot[i])].name;
+            if (model.contains(QLatin1String("P100")) || (!all25 && all20))
+                perLink[i] = 20000;
+        }
+        int pairs = 0;
+        for (unsigned i = 0; i < n; ++i)
+            for (unsigned j = i + 1; j < n; ++j) {
+                if (slot[i] < 0 || slot[j] < 0 || slot[i] == slot[j])
+                    continue;
+                const hwloc_uint64_t per = std::max(perLink[i], perLink[j]);
+                hwloc_uint64_t bw = std::max(value(i, j), value(j, i));
+                if (bw == 0)
+                    bw = std::min(toSwitches[i], toSwitches[j]);
+                if (bw == 0)
+                    continue;
+                GpuLink& l = t.setGpuLink(slot[i], slot[j]);
+                l.path = PathClass::NVLink;
+                l.linkCount = static_cast<int>(std::max<hwloc_uint64_t>(1, (bw + per / 2) / per));
+                l.derived = false;
+                ++pairs;
+            }
+        if (pairs > 0)
+            t.notes << QStringLiteral(
+                "%1: NVLink classes of %2 GPU pair(s) from hwloc's NVLinkBandwidth matrix")
+                           .arg(source)
+                           .arg(pairs);
+    }
+    for (const char* name : { "XGMIBandwidth", "XGMIHops" }) {
+        const bool hops = std::strcmp(name, "XGMIHops") == 0;
+        for (const auto& d : distancesNamed(topo, name)) {
+            const unsigned n = d->nbobjs;
+            for (unsigned i = 0; i < n; ++i)
+                for (unsigned j = i + 1; j < n; ++j) {
+                    const int a = gpuSlot(d->objs[i]), b = gpuSlot(d->objs[j]);
+                    const hwloc_uint64_t v = std::max(
+                        d->values[static_cast<size_t>(i) * n + j], d->values[static_cast<size_t>(j) * n + i]);
+                    if (a < 0 || b < 0 || a == b || v == 0)
+                        continue;
+                    GpuLink& l = t.setGpuLink(a, b);
+                    l.path = PathClass::XGMI;
+                    l.derived = false;
+                    if (hops)
+                        l.hops = static_cast<int>(std::min<hwloc_uint64_t>(v, 1000));
+                }
+        }
+    }
+}
 
 } // namespace
 
@@ -243,6 +383,9 @@ TopologyParse parseHwlocXml(const QByteArray& xml, const QString& sourceName)
     }
     TopologyPtr topo(raw);
     hwloc_topology_set_io_types_filter(raw, HWLOC_TYPE_FILTER_KEEP_ALL);
+    // A capture taken inside a job's cpuset (or exported with lstopo --disallowed) keeps the CPUs and
+    // NUMA nodes outside it: they are still the machine's, and GPUs sit on them.
+    hwloc_topology_set_flags(raw, HWLOC_TOPOLOGY_FLAG_INCLUDE_DISALLOWED);
     // hwloc wants the size including the terminating NUL. A deep copy guarantees that NUL: an implicitly
     // shared copy of a QByteArray::fromRawData() view has none, and hwloc read one byte past the end
     // (found by fuzz_topology_hwloc).
@@ -265,11 +408,27 @@ TopologyParse parseHwlocXml(const QByteArray& xml, const QString& sourceName)
         t.notes << QStringLiteral("%1: hwloc: %2").arg(sourceName, messages.left(2000));
 
     const hwloc_obj_t root = hwloc_get_root_obj(raw);
-    if (const char* h = hwloc_obj_get_info_by_name(root, "HostName"))
+    if (const char* h = hwloc_obj_get_info_by_name(root, "HostName")) {
         t.host = shortHostName(QString::fromUtf8(h));
+        t.hostFrom = t.host.isEmpty() ? HostTopology::HostFrom::None : HostTopology::HostFrom::Content;
+    }
     t.tree.push_back(TopoNode { TopoNodeKind::Machine, -1, {}, QStringLiteral("Machine"), -1, true });
+    // complete_cpuset: the CPUs of the machine, also those an older capture left out as disallowed.
     for (hwloc_obj_t n = nullptr; (n = hwloc_get_next_obj_by_type(raw, HWLOC_OBJ_NUMANODE, n));)
-        t.numaNodes.push_back(NumaNode { static_cast<int>(n->os_index), cpusetList(n->cpuset) });
+        t.numaNodes.push_back(NumaNode {
+            static_cast<int>(n->os_index), cpusetList(n->complete_cpuset ? n->complete_cpuset : n->cpuset) });
+    t.machineCpus = cpusetList(root->complete_cpuset ? root->complete_cpuset : root->cpuset);
+    if (const hwloc_const_cpuset_t allowed = hwloc_topology_get_allowed_cpuset(raw);
+        allowed && root->complete_cpuset && !hwloc_bitmap_isequal(allowed, root->complete_cpuset)) {
+        t.allowedCpus = cpusetList(allowed);
+        const char* cgroup = hwloc_obj_get_info_by_name(root, "LinuxCgroup");
+        t.notes << QStringLiteral(
+            "%1: captured inside a cpuset%2: the capturing process could use CPUs %3 of "
+            "the machine's %4; the others are kept")
+                       .arg(sourceName,
+                           cgroup ? QStringLiteral(" (cgroup %1)").arg(QString::fromUtf8(cgroup)) : QString(),
+                           t.allowedCpus.isEmpty() ? QStringLiteral("none") : t.allowedCpus, t.machineCpus);
+    }
     Walker { t, sourceName }.cpuSide(root);
 
     // GPUs without an nvml/cuda/rsmi device get indexes after the known ones, in bus order.
@@ -288,6 +447,7 @@ TopologyParse parseHwlocXml(const QByteArray& xml, const QString& sourceName)
     for (TopoGpu& g : t.gpus)
         if (g.name.isEmpty())
             g.name = QStringLiteral("GPU%1").arg(g.index);
+    readGpuDistances(raw, t, sourceName);
     derivePathClasses(t);
     return out;
 }
@@ -302,6 +462,8 @@ HwlocExport exportLocalHwlocXml()
     }
     TopologyPtr topo(raw);
     hwloc_topology_set_io_types_filter(raw, HWLOC_TYPE_FILTER_KEEP_ALL);
+    // Run inside a Slurm job's cpuset, the capture must still hold the CPUs and NUMA nodes outside it.
+    hwloc_topology_set_flags(raw, HWLOC_TOPOLOGY_FLAG_INCLUDE_DISALLOWED);
     if (hwloc_topology_load(raw) != 0) {
         out.error = QStringLiteral("hwloc could not discover this machine's topology");
         return out;

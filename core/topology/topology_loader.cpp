@@ -4,11 +4,95 @@
 #include <QFile>
 #include <QFileInfo>
 #include <QRegularExpression>
+#include <QStringConverter>
+#include <QStringDecoder>
+#include <algorithm>
+#include <optional>
 
 namespace rankscope {
 
 namespace {
+
 constexpr qint64 kMaxCaptureBytes = 64LL * 1024 * 1024;
+
+// Text in any Unicode encoding that starts with a BOM (UTF-16LE is what a PowerShell `>` redirect
+// writes), as UTF-8 without the BOM; anything else as it is. An XML declaration that names the old
+// encoding is rewritten, so that the XML readers take the UTF-8 they are given.
+QByteArray asUtf8(const QByteArray& content)
+{
+    const std::optional<QStringConverter::Encoding> bom = QStringConverter::encodingForData(content);
+    if (!bom)
+        return content;
+    if (*bom == QStringConverter::Utf8)
+        return content.mid(3);
+    QStringDecoder decode(*bom, QStringDecoder::Flag::Stateless);
+    QString text = decode(content);
+    if (text.startsWith(QChar(0xfeff)))
+        text.remove(0, 1);
+    static const QRegularExpression declared(
+        QStringLiteral("^(\\s*<\\?xml[^>]*encoding\\s*=\\s*[\"'])[^\"']*([\"'])"));
+    text.replace(declared, QStringLiteral("\\1UTF-8\\2"));
+    return text.toUtf8();
+}
+
+// Comparable identity of a capture's GPUs: bus ids and product names, where the capture gives them.
+bool gpusAgree(const HostTopology& a, const HostTopology& b)
+{
+    if (a.gpus.empty() || a.gpus.size() != b.gpus.size())
+        return false;
+    for (const TopoGpu& g : a.gpus) {
+        const int o =
+            !g.busId.isEmpty() && b.gpuByBusId(g.busId) >= 0 ? b.gpuByBusId(g.busId) : b.gpuByIndex(g.index);
+        if (o < 0)
+            return false;
+        const TopoGpu& h = b.gpus[static_cast<size_t>(o)];
+        if (!g.busId.isEmpty() && !h.busId.isEmpty() && g.busId != h.busId)
+            return false;
+        if (g.index >= 0 && h.index >= 0 && g.index != h.index)
+            return false;
+        const bool productA = g.name != QStringLiteral("GPU%1").arg(g.index);
+        const bool productB = h.name != QStringLiteral("GPU%1").arg(h.index);
+        if (productA && productB && g.name != h.name)
+            return false;
+    }
+    return true;
+}
+
+bool onlyP2p(const HostTopology& t)
+{
+    bool any = false;
+    for (const GpuLink& l : t.gpuLinks) {
+        if (l.path != PathClass::Unknown)
+            return false;
+        any = any || !l.p2p.isEmpty();
+    }
+    return any;
+}
+
+bool allBusIds(const HostTopology& t)
+{
+    return !t.gpus.empty()
+        && std::all_of(t.gpus.begin(), t.gpus.end(), [](const TopoGpu& g) { return !g.busId.isEmpty(); });
+}
+
+// Two captures without a host name are of one machine when their content says so: the same GPUs (bus
+// ids, indexes, product names) and parts that complete each other, a `-p2p` status matrix and a `-m`
+// class matrix, or two different formats that both list every GPU's bus id. Two captures of one kind
+// without bus ids could be two identical machines, and stay apart.
+bool sameMachineByContent(const HostTopology& a, const HostTopology& b)
+{
+    if (!gpusAgree(a, b) || !gpusAgree(b, a))
+        return false;
+    if (onlyP2p(a) != onlyP2p(b))
+        return true;
+    return allBusIds(a) && allBusIds(b) && a.formats != b.formats;
+}
+
+} // namespace
+
+QByteArray captureTextAsUtf8(const QByteArray& content)
+{
+    return asUtf8(content);
 }
 
 QString topologyFormatName(TopologyFormat f)
@@ -32,7 +116,7 @@ QString topologyFormatName(TopologyFormat f)
 
 TopologyFormat detectTopologyFormat(const QByteArray& content)
 {
-    const QByteArray head = content.left(65536);
+    const QByteArray head = asUtf8(content.left(65536));
     const QByteArray trimmed = head.trimmed();
     if (trimmed.startsWith('<')) {
         static const QRegularExpression root(QStringLiteral("<(topology|system)[\\s>]"));
@@ -51,9 +135,10 @@ TopologyFormat detectTopologyFormat(const QByteArray& content)
     return TopologyFormat::Unknown;
 }
 
-TopologyParse parseTopologyCapture(const QByteArray& content, const QString& sourceName, const QString& host)
+TopologyParse parseTopologyCapture(const QByteArray& raw, const QString& sourceName, const QString& host)
 {
     TopologyParse out;
+    const QByteArray content = asUtf8(raw);
     switch (detectTopologyFormat(content)) {
     case TopologyFormat::NvidiaSmiMatrix:
     case TopologyFormat::NvidiaSmiP2p:
@@ -74,10 +159,19 @@ TopologyParse parseTopologyCapture(const QByteArray& content, const QString& sou
                         .arg(sourceName);
         return out;
     }
-    if (!host.isEmpty())
+    if (!host.isEmpty()) {
         out.topo.host = shortHostName(host);
-    else if (out.topo.host.isEmpty())
+        out.topo.hostFrom = HostTopology::HostFrom::Given;
+    } else if (out.topo.host.isEmpty()) {
         out.topo.host = hostFromFileName(sourceName);
+        out.topo.hostFrom =
+            out.topo.host.isEmpty() ? HostTopology::HostFrom::None : HostTopology::HostFrom::FileName;
+    }
+    if (!raw.isEmpty() && content.size() != raw.size() && QStringConverter::encodingForData(raw))
+        out.topo.notes << QStringLiteral("%1: read as %2 (its byte order mark)")
+                              .arg(sourceName,
+                                  QString::fromLatin1(QStringConverter::nameForEncoding(
+                                      *QStringConverter::encodingForData(raw))));
     out.topo.formats.clear();
     out.topo.formats << topologyFormatName(out.format);
     return out;
@@ -126,6 +220,32 @@ TopologySet loadTopologyFiles(const QStringList& paths, const QString& host)
         else
             set.hosts.push_back(std::move(p.topo));
     }
+    // A capture without a host name joins the one other capture whose content shows the same machine
+    // (the `-m` and `-p2p` of one box, pasted as two files); with two candidates it stays on its own.
+    for (size_t i = 0; i < set.hosts.size();) {
+        if (!set.hosts[i].host.isEmpty()) {
+            ++i;
+            continue;
+        }
+        int match = -1, matches = 0;
+        for (size_t j = 0; j < set.hosts.size(); ++j)
+            if (j != i && sameMachineByContent(set.hosts[i], set.hosts[j])) {
+                match = static_cast<int>(j);
+                ++matches;
+            }
+        if (matches != 1) {
+            ++i;
+            continue;
+        }
+        HostTopology& into = set.hosts[static_cast<size_t>(match)];
+        const HostTopology from = std::move(set.hosts[i]);
+        into.notes << QStringLiteral("%1 and %2 show the same GPUs: merged as one machine")
+                          .arg(into.sources.join(QStringLiteral(", ")),
+                              from.sources.join(QStringLiteral(", ")));
+        mergeHostTopology(into, from);
+        set.hosts.erase(set.hosts.begin() + static_cast<std::ptrdiff_t>(i));
+        i = 0; // indexes moved; the loop is short
+    }
     return set;
 }
 
@@ -134,6 +254,16 @@ void mergeHostTopology(HostTopology& into, const HostTopology& from)
     into.sources << from.sources;
     into.formats << from.formats;
     into.notes << from.notes;
+    for (const QString& m : from.missing)
+        into.missing << QStringLiteral("%1: %2").arg(QFileInfo(from.sources.value(0)).fileName(), m);
+    if (into.host.isEmpty()) {
+        into.host = from.host;
+        into.hostFrom = from.hostFrom;
+    }
+    if (into.machineCpus.isEmpty()) {
+        into.machineCpus = from.machineCpus;
+        into.allowedCpus = from.allowedCpus;
+    }
     const int treeOffset = static_cast<int>(into.tree.size());
     const bool takeTree = into.tree.empty() && !from.tree.empty();
     if (takeTree) {

@@ -44,8 +44,14 @@ struct HwlocExport
 };
 HwlocExport exportLocalHwlocXml();
 
+// A capture's text in any Unicode encoding that starts with a byte order mark (UTF-16LE from a PowerShell
+// `>` redirect, UTF-16BE, UTF-32, UTF-8 with BOM) as UTF-8; other bytes as they are. Every parser and
+// detectTopologyFormat() read through it; discovery too, before it takes a NUL for a binary file.
+QByteArray captureTextAsUtf8(const QByteArray& content);
+
 TopologyFormat detectTopologyFormat(const QByteArray& content);
-// Detects the format and parses. Host: `host` when given, else the capture's own (hwloc HostName),
+// Detects the format and parses. Host: `host` when given, else the capture's own (hwloc HostName, the
+// shell prompt in front of a pasted nvidia-smi or rocm-smi command),
 // else the file name ("nvidia-smi-topo.gpu-a02.txt" -> gpu-a02).
 TopologyParse parseTopologyCapture(
     const QByteArray& content, const QString& sourceName, const QString& host = {});
@@ -57,6 +63,9 @@ struct TopologySet
     QStringList errors; // one per file that could not be read
     const HostTopology* host(const QString& name) const; // compares short names
 };
+// Captures of one host merge: by host name (the capture's own, the file name's, or `host`), and a capture
+// without one joins the single other capture whose content shows the same machine (same GPU bus ids,
+// indexes and names, and parts that complete each other: a `-p2p` status matrix and a `-m` class matrix).
 TopologySet loadTopologyFiles(const QStringList& paths, const QString& host = {});
 
 // Merges a second capture of the same host: GPUs matched by bus id, else index; NICs by name, else bus

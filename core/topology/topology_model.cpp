@@ -156,11 +156,68 @@ GpuNicLink& HostTopology::setNicLink(int gpu, int nic)
 
 QString hostFromFileName(const QString& path)
 {
-    // "<kind>.<host>[.<domain>...].<ext>": the host is the second dot-separated part.
+    // "<kind>.<host>[.<domain>...].<ext>": the host is the second dot-separated part, when it can be a
+    // host name (letters, digits and '-', at least one letter): "hwloc-xml-2.14_nvidiaDGX2.xml" names none.
     const QStringList parts = QFileInfo(path).fileName().split(u'.');
     if (parts.size() < 3)
         return {};
+    static const QRegularExpression hostLabel(
+        QStringLiteral("^(?=[A-Za-z0-9-]*[A-Za-z])[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?$"));
+    if (!hostLabel.match(parts.at(1)).hasMatch())
+        return {};
     return shortHostName(parts.at(1));
+}
+
+bool isManagementGraphics(unsigned vendor, unsigned device)
+{
+    switch (vendor) {
+    case 0x1a03: // ASPEED (AST2xxx BMC graphics)
+    case 0x102b: // Matrox (G200eR2, G200eW3 on server boards)
+    case 0x18ca: // XGI (older BMCs)
+    case 0x126f: // Silicon Motion
+    case 0x1013: // Cirrus Logic (emulated by hypervisors)
+    case 0x1234: // Bochs / QEMU standard VGA
+    case 0x1b36: // Red Hat QXL
+    case 0x1af4: // virtio-gpu
+    case 0x15ad: // VMware SVGA
+    case 0x1414: // Hyper-V synthetic video
+        return true;
+    case 0x1002: // ATI ES1000 / RN50: the Radeon core of many server BMCs
+        return device == 0x515e || device == 0x5159;
+    case 0x19e5: // Huawei iBMC graphics
+        return device == 0x1711;
+    default:
+        return false;
+    }
+}
+
+bool isGpuFunction(unsigned classId, unsigned vendor, unsigned device, bool hasComputeDevice)
+{
+    const unsigned base = classId >> 8;
+    if (isManagementGraphics(vendor, device) || !(base == 0x03 || classId == 0x1200))
+        return false;
+    if (hasComputeDevice)
+        return true;
+    switch (vendor) {
+    case 0x10de: // NVIDIA: every display or 3D function is a CUDA device
+        return true;
+    case 0x1002: // AMD Instinct: display controller (0380) or processing accelerator (1200); a Radeon
+    case 0x8086: // (0300) needs a compute device. Intel Data Center GPU Max / Flex: 0380.
+    case 0x1d94: // Hygon DCU
+        return classId == 0x0380 || classId == 0x1200;
+    default:
+        return false;
+    }
+}
+
+bool isRdmaDeviceName(const QString& name)
+{
+    static const QRegularExpression re(QStringLiteral("^(?:mlx[45]_\\w+|ibp\\w+|rocep\\w+|iwp\\w+|rdmap\\w+|"
+                                                      "irdma\\w*|i40iw\\d+|bnxt_re\\w*|hfi1_\\d+|qib\\d+"
+                                                      "|efa_?\\d+|qedr\\d+|erdma_?\\d+|ionic_?\\d+|rxe\\w*|"
+                                                      "siw\\w*|mana_?\\d+|cxgb4_\\d+|hns_?\\d+|ocrdma\\d+"
+                                                      "|vmw_pvrdma\\d+|usnic_\\d+)$"));
+    return re.match(name).hasMatch();
 }
 
 } // namespace rankscope

@@ -79,7 +79,9 @@ struct TopoNic
     int legendIndex = -1; // n of nvidia-smi's NIC<n>
     int numa = -1;
     int node = -1;
-    bool rdma = true; // false for a plain network interface (hwloc eth0 with no OpenFabrics device)
+    // True only when the capture says so: an OpenFabrics device (hwloc), an RDMA device name or class
+    // (nvidia-smi, NCCL XML), GPUDirect RDMA (NCCL XML gdr="1"). A socket NIC (eth0) is never RDMA.
+    bool rdma = true;
     QString displayName() const; // name, else "NIC@<busId>", else "NIC<n>"
 };
 
@@ -113,6 +115,23 @@ struct HostTopology
     std::vector<GpuLink> gpuLinks;
     std::vector<GpuNicLink> nicLinks;
     QStringList notes; // merge conflicts, dropped parts, derivation caveats
+    // What the capture lacks: rows and cells a cut paste lost, unreadable values ("row GPU4: cells from
+    // NIC7 on (the capture ends inside the row)"). Empty for a complete capture.
+    QStringList missing;
+    // hwloc: every CPU of the machine, and the ones the capturing process was allowed (a cgroup cpuset, as
+    // inside a Slurm job); allowedCpus is "" when the process could use all of them.
+    QString machineCpus;
+    QString allowedCpus;
+    // Where `host` came from: the capture's own content (hwloc HostName, a shell prompt), the file name,
+    // or the caller (--host). Ties a capture to a host of the logs (topology_placement.cpp).
+    enum class HostFrom : quint8
+    {
+        None,
+        Content,
+        FileName,
+        Given
+    };
+    HostFrom hostFrom = HostFrom::None;
 
     int gpuByBusId(const QString& busId) const;
     int gpuByIndex(int index) const;
@@ -126,5 +145,16 @@ struct HostTopology
 
 // "nvidia-smi-topo.gpu-a02.txt" -> "gpu-a02"; "" when the name has no host part.
 QString hostFromFileName(const QString& path);
+
+// What a PCI function is, from its class, vendor and device ids (hwloc, NCCL XML). A GPU is a display,
+// 3D or processing-accelerator function of a known compute part (any NVIDIA display function, AMD and
+// Intel data-centre parts), or one that has a compute OS device (CUDA, NVML, RSMI, OpenCL, Level Zero):
+// `hasComputeDevice`. Server-management graphics (ASPEED, Matrox, the ATI ES1000 1002:515e, virtual
+// VGA) never is.
+bool isManagementGraphics(unsigned vendor, unsigned device);
+bool isGpuFunction(unsigned classId, unsigned vendor, unsigned device, bool hasComputeDevice);
+// An RDMA (verbs) device name as NCCL_IB_HCA takes it: mlx5_0, mlx4_1, rdmap160s0, irdma0, bnxt_re0,
+// hfi1_0, efa_0, qedr0, erdma_0, ionic_0, rxe0, siw0. A network interface (eth0, ens1f0, ib0, bond0) is not.
+bool isRdmaDeviceName(const QString& name);
 
 } // namespace rankscope

@@ -7,6 +7,7 @@
 
 #include <QXmlStreamReader>
 #include <algorithm>
+#include <map>
 
 namespace rankscope {
 
@@ -61,6 +62,7 @@ TopologyParse parseNcclTopoXml(const QByteArray& xml, const QString& sourceName)
     std::vector<QString> names; // open element names
     std::vector<Link> links;
     std::vector<bool> bare; // per tree node: a pci whose kind is settled by its class at close
+    std::vector<bool> rdmaClass; // per tree node: a <pci> of InfiniBand class (0x0207, 0x0c06)
     bool sawSystem = false;
     int numa = -1;
     QString cpuAffinity;
@@ -86,6 +88,8 @@ TopologyParse parseNcclTopoXml(const QByteArray& xml, const QString& sourceName)
                     nic.busId = n.busId;
                     nic.numa = numa;
                     nic.node = node;
+                    nic.rdma =
+                        rdmaClass[static_cast<size_t>(node)]; // InfiniBand class; Ethernet says nothing
                     t.nics.push_back(nic);
                 } else if (n.kind == TopoNodeKind::Gpu) {
                     TopoGpu g;
@@ -131,14 +135,24 @@ TopologyParse parseNcclTopoXml(const QByteArray& xml, const QString& sourceName)
                                 .arg(a.value(QLatin1String("busid")).toString()));
             const auto [base, sub] = pciClass(a.value(QLatin1String("class")));
             TopoNodeKind kind = TopoNodeKind::Other;
+            bool okVendor = false, okDevice = false;
+            const uint vendor = a.value(QLatin1String("vendor")).toUInt(&okVendor, 16);
+            const uint device = a.value(QLatin1String("device")).toUInt(&okDevice, 16);
+            const auto classId = static_cast<unsigned>(base << 8 | sub);
             if (base == 0x06 && sub == 0x04)
                 kind = TopoNodeKind::Switch;
-            else if (base == 0x03)
-                kind = TopoNodeKind::Gpu;
-            else if (base == 0x02)
+            else if (base == 0x03 || classId == 0x1200) {
+                // A bare <pci> of a display class: a GPU when it is a compute part (or, with no vendor
+                // given, as NCCL lists only GPUs and NICs); never server-management graphics.
+                if (!okVendor ? base == 0x03 : isGpuFunction(classId, vendor, okDevice ? device : 0, false))
+                    kind = TopoNodeKind::Gpu;
+            } else if (base == 0x02 || (base == 0x0c && sub == 0x06))
                 kind = TopoNodeKind::Nic;
             node = static_cast<int>(t.tree.size());
             t.tree.push_back(TopoNode { kind, parentNode(), busId, busId, numa, true });
+            rdmaClass.resize(t.tree.size(), false);
+            rdmaClass[static_cast<size_t>(node)] =
+                (base == 0x02 && sub == 0x07) || (base == 0x0c && sub == 0x06);
         } else if (name == u"gpu") {
             const int pci = parentNode();
             TopoGpu g;
@@ -160,6 +174,18 @@ TopologyParse parseNcclTopoXml(const QByteArray& xml, const QString& sourceName)
             nic.ncclDev = attrInt(a, QLatin1String("dev"));
             nic.numa = numa;
             nic.node = pci;
+            // RDMA only on evidence: an RDMA device name, GPUDirect RDMA, or an InfiniBand <pci>. NCCL's
+            // socket transport writes its interfaces here too (<net name="eth0" gdr="0">).
+            rdmaClass.resize(t.tree.size(), false);
+            nic.rdma = isRdmaDeviceName(nic.name) || attrInt(a, QLatin1String("gdr"), 0) == 1
+                || rdmaClass[static_cast<size_t>(pci)];
+            if (!nic.rdma)
+                t.notes << QStringLiteral("%1:%2: %3 is a socket NIC (no RDMA device, gdr=\"%4\"): not an "
+                                          "NCCL_IB_HCA device")
+                               .arg(sourceName)
+                               .arg(r.lineNumber())
+                               .arg(nic.name.isEmpty() ? QStringLiteral("<net>") : nic.name,
+                                   a.value(QLatin1String("gdr")).toString());
             if (t.tree[static_cast<size_t>(pci)].kind != TopoNodeKind::Numa)
                 t.tree[static_cast<size_t>(pci)].kind = TopoNodeKind::Nic;
             t.nics.push_back(nic);
@@ -196,17 +222,22 @@ TopologyParse parseNcclTopoXml(const QByteArray& xml, const QString& sourceName)
             g.name = QStringLiteral("GPU%1").arg(g.index);
         }
 
-    // NVLink/XGMI: direct GPU targets, or a shared NVSwitch (all GPUs on it see each other).
-    for (const Link& l : links) {
-        if (l.nvswitch) {
-            for (const Link& m : links)
-                if (m.nvswitch && m.gpuSlot != l.gpuSlot) {
-                    GpuLink& gl = t.setGpuLink(l.gpuSlot, m.gpuSlot);
-                    gl.path = PathClass::NVLink;
-                    gl.linkCount = std::max(gl.linkCount, std::min(l.count, m.count));
-                }
-            continue;
+    // NVLink/XGMI: direct GPU targets, or NVSwitches. NCCL merges all NVSwitches into one node, and each
+    // GPU's links to it are the sum over the switches (an HGX H100 GPU: 5+5+4+4 = 18 links to four
+    // switches); a pair through the switches gets the smaller of the two sums, as nvidia-smi's NV18.
+    std::map<int, int> switchLinks; // GPU slot -> links to the NVSwitch set
+    for (const Link& l : links)
+        if (l.nvswitch)
+            switchLinks[l.gpuSlot] += std::max(0, l.count);
+    for (auto a = switchLinks.begin(); a != switchLinks.end(); ++a)
+        for (auto b = std::next(a); b != switchLinks.end(); ++b) {
+            GpuLink& gl = t.setGpuLink(a->first, b->first);
+            gl.path = PathClass::NVLink;
+            gl.linkCount = std::max(gl.linkCount, std::min(a->second, b->second));
         }
+    for (const Link& l : links) {
+        if (l.nvswitch)
+            continue;
         const int peer = t.gpuByBusId(l.target);
         if (peer < 0 || peer == l.gpuSlot)
             continue; // a CPU or unknown target: no GPU pair

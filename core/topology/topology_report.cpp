@@ -49,17 +49,13 @@ QString matrixText(const HostTopology& h)
         names << QStringLiteral("GPU%1").arg(h.gpus[static_cast<size_t>(g)].index);
     for (const TopoNic& n : h.nics)
         names << n.displayName();
+    const auto gpus = static_cast<int>(h.gpus.size());
+    std::vector<QStringList> cells(static_cast<size_t>(gpus));
     int width = 6;
     for (const QString& n : names)
         width = std::max(width, static_cast<int>(n.size()) + 2);
-    QString out = pad(QString(), width);
-    for (const QString& n : names)
-        out += pad(n, width);
-    out += QLatin1Char('\n');
-    const auto gpus = static_cast<int>(h.gpus.size());
     for (int row = 0; row < gpus; ++row) {
         const int r = order[static_cast<size_t>(row)];
-        out += pad(names.at(row), width);
         for (int c = 0; c < static_cast<int>(names.size()); ++c) {
             QString cell;
             if (c == row)
@@ -73,8 +69,19 @@ QString matrixText(const HostTopology& h)
                 const GpuNicLink* l = h.nicLink(r, c - gpus);
                 cell = l ? cellText(l->path, 0, l->derived) : QStringLiteral("?");
             }
-            out += pad(cell, width);
+            width = std::max(width, static_cast<int>(cell.size()) + 2);
+            cells[static_cast<size_t>(row)] << cell;
         }
+    }
+    QString out = pad(QString(), width);
+    for (const QString& n : names)
+        out += pad(n, width);
+    out += QLatin1Char('\n');
+    for (int row = 0; row < gpus; ++row) {
+        const int r = order[static_cast<size_t>(row)];
+        out += pad(names.at(row), width);
+        for (const QString& cell : cells[static_cast<size_t>(row)])
+            out += pad(cell, width);
         const TopoGpu& g = h.gpus[static_cast<size_t>(r)];
         out += QStringLiteral("%1 NUMA%2")
                    .arg(g.busId.isEmpty() ? QStringLiteral("-") : g.busId)
@@ -117,6 +124,8 @@ QString topologyText(const TopologySet& set)
         const QStringList sys = sysPairs(h);
         out += QStringLiteral("  SYS pairs: %1\n")
                    .arg(sys.isEmpty() ? QStringLiteral("none") : sys.join(QStringLiteral(", ")));
+        for (const QString& m : h.missing)
+            out += QStringLiteral("  missing: %1\n").arg(m);
         for (const QString& n : h.notes)
             out += QStringLiteral("  note: %1\n").arg(n);
         out += QLatin1Char('\n');
@@ -152,6 +161,39 @@ QString placementText(const TopologySet& set, const PlacementResult& p)
         out += QStringLiteral("  %1: %2\n").arg(c.host, c.text());
     for (const QString& s : p.hcaScripts)
         out += QStringLiteral("  %1\n").arg(s);
+    return out;
+}
+
+QString capturesOnlyText(const TopologySet& set, const PlacementResult& p)
+{
+    QString out;
+    if (set.hosts.empty())
+        return out; // nothing was read: the errors say why
+    if (!p.hca.empty() || !p.hcaScripts.isEmpty()) {
+        out += QStringLiteral("Closest RDMA NIC per local rank (NCCL_IB_HCA; local rank n = GPUn)\n");
+        for (const HcaChoice& c : p.hca)
+            out += QStringLiteral("  %1: %2\n")
+                       .arg(c.host.isEmpty() ? QStringLiteral("(host unknown)") : c.host, c.text());
+        for (const QString& s : p.hcaScripts)
+            out += QStringLiteral("  %1\n").arg(s);
+        out += QLatin1Char('\n');
+    }
+    const bool anyCpu = std::any_of(
+        p.cpu.begin(), p.cpu.end(), [](const CpuBinding& b) { return b.numa >= 0 || !b.cpus.isEmpty(); });
+    if (anyCpu) {
+        out += QStringLiteral("CPU binding per local rank (each rank on its GPU's NUMA node)\n");
+        for (const CpuBinding& b : p.cpu)
+            out += QStringLiteral("  %1: %2\n")
+                       .arg(b.host.isEmpty() ? QStringLiteral("(host unknown)") : b.host, b.text());
+        for (const QString& s : p.cpuScripts)
+            out += QStringLiteral("  %1\n").arg(s);
+        out += QLatin1Char('\n');
+    }
+    out += QStringLiteral("Findings\n");
+    if (p.findings.empty())
+        out += QStringLiteral("  none\n");
+    for (const TopologyFinding& f : p.findings)
+        out += QStringLiteral("  [%1] %2\n").arg(findingKindName(f.kind), f.detail);
     return out;
 }
 
@@ -197,6 +239,7 @@ QJsonObject topologyToJson(const TopologySet& set, const PlacementResult* placem
             { QStringLiteral("nics"), nics }, { QStringLiteral("gpuLinks"), gpuLinks },
             { QStringLiteral("nicLinks"), nicLinks },
             { QStringLiteral("sysPairs"), QJsonArray::fromStringList(sysPairs(h)) },
+            { QStringLiteral("missing"), QJsonArray::fromStringList(h.missing) },
             { QStringLiteral("notes"), QJsonArray::fromStringList(h.notes) } });
     }
     QJsonObject out { { QStringLiteral("hosts"), hosts },
@@ -234,6 +277,26 @@ QJsonObject topologyToJson(const TopologySet& set, const PlacementResult* placem
     out.insert(QStringLiteral("findings"), findings);
     out.insert(QStringLiteral("ncclIbHca"), hca);
     out.insert(QStringLiteral("ncclIbHcaScripts"), QJsonArray::fromStringList(placement->hcaScripts));
+    if (!placement->captures.empty()) {
+        QJsonArray captures;
+        for (size_t i = 0; i < placement->captures.size() && i < set.hosts.size(); ++i) {
+            const CaptureBinding& b = placement->captures[i];
+            captures.append(
+                QJsonObject { { QStringLiteral("sources"), QJsonArray::fromStringList(set.hosts[i].sources) },
+                    { QStringLiteral("host"), b.host }, { QStringLiteral("how"), b.how },
+                    { QStringLiteral("why"), b.why } });
+        }
+        out.insert(QStringLiteral("captureHosts"), captures);
+    }
+    if (!placement->cpu.empty()) {
+        QJsonArray cpu;
+        for (const CpuBinding& b : placement->cpu)
+            cpu.append(QJsonObject { { QStringLiteral("host"), b.host },
+                { QStringLiteral("localRank"), b.localRank }, { QStringLiteral("gpu"), b.gpuIndex },
+                { QStringLiteral("numa"), b.numa }, { QStringLiteral("cpus"), b.cpus } });
+        out.insert(QStringLiteral("cpuBinding"), cpu);
+        out.insert(QStringLiteral("cpuBindingScripts"), QJsonArray::fromStringList(placement->cpuScripts));
+    }
     return out;
 }
 

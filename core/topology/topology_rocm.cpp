@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // `rocm-smi --showtopo`: '='-framed sections (weight, hops, link type matrices; NUMA nodes). Any
-// subset of the sections is accepted, so partial captures still load.
+// subset of the sections is accepted, so partial captures still load; a short row gives the cells it
+// has and the rest is listed as missing. Lines of only '*', '=' or '-' separate, they title nothing.
 #include "topology_loader.h"
 
 #include <QRegularExpression>
@@ -34,6 +35,24 @@ Section sectionFromTitle(const QString& title)
     return Section::Other;
 }
 
+QString sectionName(Section s)
+{
+    switch (s) {
+    case Section::Weight:
+        return QStringLiteral("weight");
+    case Section::Hops:
+        return QStringLiteral("hops");
+    case Section::LinkType:
+        return QStringLiteral("link type");
+    case Section::Numa:
+        return QStringLiteral("NUMA");
+    case Section::None:
+    case Section::Other:
+        break;
+    }
+    return {};
+}
+
 int gpuLabel(const QString& word)
 {
     static const QRegularExpression re(QStringLiteral("^GPU\\[?(\\d+)\\]?$"));
@@ -65,7 +84,8 @@ TopologyParse parseRocmSmiTopo(const QByteArray& text, const QString& sourceName
         return slot;
     };
 
-    static const QRegularExpression titleRe(QStringLiteral("^=+\\s*(.*?)\\s*=+$"));
+    static const QRegularExpression titleRe(QStringLiteral("^(?:=+|\\*+)\\s*(.*?)\\s*(?:=+|\\*+)$"));
+    static const QRegularExpression separator(QStringLiteral("^[=*\\-_~#]+$"));
     static const QRegularExpression numaRe(QStringLiteral(
         "^(GPU\\s*\\[?\\d+\\]?)\\s*:\\s*\\(Topology\\)\\s*Numa (Node|Affinity)\\s*:\\s*(-?\\d+)\\s*$"));
     static const QRegularExpression ws(QStringLiteral("\\s+"));
@@ -76,7 +96,7 @@ TopologyParse parseRocmSmiTopo(const QByteArray& text, const QString& sourceName
     bool sawSection = false;
     for (qsizetype i = 0; i < lines.size(); ++i) {
         const QString line = lines.at(i).trimmed();
-        if (line.isEmpty() || line.startsWith(u"WARNING"))
+        if (line.isEmpty() || line.startsWith(u"WARNING") || separator.match(line).hasMatch())
             continue;
         const QRegularExpressionMatch title = titleRe.match(line);
         if (title.hasMatch()) {
@@ -87,8 +107,14 @@ TopologyParse parseRocmSmiTopo(const QByteArray& text, const QString& sourceName
         }
         if (section == Section::Numa) {
             const QRegularExpressionMatch m = numaRe.match(line);
-            if (!m.hasMatch())
-                return fail(i, QStringLiteral("unreadable NUMA line \"%1\"").arg(line));
+            if (!m.hasMatch()) {
+                t.notes << QStringLiteral("%1:%2: unreadable NUMA line \"%3\"")
+                               .arg(sourceName)
+                               .arg(i + 1)
+                               .arg(line);
+                t.missing << QStringLiteral("NUMA line %1 (unreadable)").arg(i + 1);
+                continue;
+            }
             const int slot = gpuSlot(gpuLabel(m.captured(1).remove(ws)));
             if (m.captured(2) == u"Node")
                 t.gpus[static_cast<size_t>(slot)].numa = m.captured(3).toInt();
@@ -100,23 +126,54 @@ TopologyParse parseRocmSmiTopo(const QByteArray& text, const QString& sourceName
         if (columns.empty()) {
             for (const QString& h : w) {
                 const int g = gpuLabel(h);
-                if (g < 0)
-                    return fail(i, QStringLiteral("matrix header word \"%1\" is not a GPU").arg(h));
+                if (g < 0) {
+                    columns.clear();
+                    break;
+                }
                 columns.push_back(g);
+            }
+            if (columns.size() > 128) // no machine has that many GPUs; the link list is searched linearly
+                return fail(
+                    i, QStringLiteral("the matrix header names %1 GPUs, more than 128").arg(columns.size()));
+            if (columns.empty()) { // not a matrix header: the section holds nothing this reader knows
+                t.notes << QStringLiteral("%1:%2: \"%3\" is not a matrix header: the %4 section skipped")
+                               .arg(sourceName)
+                               .arg(i + 1)
+                               .arg(line, sectionName(section));
+                t.missing << QStringLiteral("the %1 matrix (unreadable header)").arg(sectionName(section));
+                section = Section::Other;
             }
             continue;
         }
         const int row = gpuLabel(w.first());
-        if (row < 0)
-            return fail(i, QStringLiteral("row label \"%1\" is not a GPU").arg(w.first()));
-        if (static_cast<size_t>(w.size() - 1) != columns.size())
-            return fail(i,
-                QStringLiteral("row %1 has %2 cells, the header has %3 GPUs")
-                    .arg(w.first())
-                    .arg(w.size() - 1)
-                    .arg(columns.size()));
+        if (row < 0) {
+            t.notes << QStringLiteral("%1:%2: row label \"%3\" is not a GPU: ignored")
+                           .arg(sourceName)
+                           .arg(i + 1)
+                           .arg(w.first());
+            continue;
+        }
+        if (static_cast<size_t>(w.size() - 1) < columns.size()) {
+            t.notes << QStringLiteral("%1:%2: row %3 has %4 cells, the header has %5 GPUs")
+                           .arg(sourceName)
+                           .arg(i + 1)
+                           .arg(w.first())
+                           .arg(w.size() - 1)
+                           .arg(columns.size());
+            t.missing << QStringLiteral("%1 row %2: cells from GPU%3 on")
+                             .arg(sectionName(section), w.first())
+                             .arg(columns[static_cast<size_t>(w.size() - 1)]);
+        } else if (static_cast<size_t>(w.size() - 1) > columns.size()) {
+            t.notes << QStringLiteral(
+                "%1:%2: row %3 has %4 cells, the header has %5 GPUs: the extra ones ignored")
+                           .arg(sourceName)
+                           .arg(i + 1)
+                           .arg(w.first())
+                           .arg(w.size() - 1)
+                           .arg(columns.size());
+        }
         const int a = gpuSlot(row);
-        for (size_t c = 0; c < columns.size(); ++c) {
+        for (size_t c = 0; c < columns.size() && static_cast<qsizetype>(c) + 1 < w.size(); ++c) {
             if (columns[c] == row)
                 continue;
             const int b = gpuSlot(columns[c]);
@@ -133,16 +190,24 @@ TopologyParse parseRocmSmiTopo(const QByteArray& text, const QString& sourceName
                 l.path = PathClass::PHB; // refined below once NUMA and hops are known
             else
                 ok = v.compare(u"N/A", Qt::CaseInsensitive) == 0;
-            if (!ok)
-                return fail(i,
-                    QStringLiteral("row %1, column GPU%2: unreadable cell \"%3\"")
-                        .arg(w.first())
-                        .arg(columns[c])
-                        .arg(v));
+            if (!ok) {
+                t.notes << QStringLiteral("%1:%2: row %3, column GPU%4: unreadable cell \"%5\"")
+                               .arg(sourceName)
+                               .arg(i + 1)
+                               .arg(w.first())
+                               .arg(columns[c])
+                               .arg(v);
+                t.missing << QStringLiteral("%1 %2/GPU%3 (unreadable cell \"%4\")")
+                                 .arg(sectionName(section), w.first())
+                                 .arg(columns[c])
+                                 .arg(v);
+            }
         }
     }
     if (!sawSection)
         return fail(0, QStringLiteral("no rocm-smi --showtopo section found"));
+    if (t.gpus.empty())
+        return fail(0, QStringLiteral("no readable GPU row in the rocm-smi --showtopo sections"));
 
     // rocm-smi says only "PCIE": across NUMA nodes or 3 hops (cross-socket) is SYS, otherwise PHB.
     for (GpuLink& l : t.gpuLinks) {

@@ -17,6 +17,7 @@ namespace {
 
 constexpr qint64 kFaultMs = 1773454664000; // 2026-03-14T02:17:44Z, the sample job's WARN
 constexpr int kSmallSteps = 20;
+constexpr int kHealthyExtraSteps = 5;
 constexpr qint64 kMaxSpanMs = 6 * 3600 * 1000; // a long run squeezes its steps into six hours
 
 // Writes (or, in a dry run, only measures) every file of one layout.
@@ -371,7 +372,9 @@ GenResult generateIncident(const GenOptions& o, const QString& outDir)
     job.nics = std::min(o.gpusPerNode, 8);
     job.faultMs = kFaultMs;
     job.commId = (static_cast<quint64>(o.seed) * 0x9e3779b97f4a7c15ull) ^ 0x6b1f0c2a9e7d4431ull;
-    setSteps(job, o.targetBytes == 0 ? kSmallSteps : stepsFor(job, o.targetBytes));
+    // A healthy small run gets past the step where the faulty ones fail, as a fixed job would.
+    const int smallSteps = o.fault == Fault::None ? kSmallSteps + kHealthyExtraSteps : kSmallSteps;
+    setSteps(job, o.targetBytes == 0 ? smallSteps : stepsFor(job, o.targetBytes));
 
     Composer c(job, QDir(outDir).absolutePath(), false, 0, job.steps);
     if (!c.run()) {

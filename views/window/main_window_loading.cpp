@@ -19,8 +19,8 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QProgressBar>
-#include <QStatusBar>
 #include <QStandardPaths>
+#include <QStatusBar>
 #include <QToolButton>
 #include <QtConcurrent/QtConcurrentRun>
 
@@ -38,8 +38,8 @@ void MainWindow::openPaths(const QStringList& paths, const QStringList& topology
 void MainWindow::openPastedText(const QString& text)
 {
     // Kept as a file first, so the Log view, the evidence links and the rg commands name a real path.
-    const QString root = QStandardPaths::writableLocation(QStandardPaths::AppLocalDataLocation)
-        + QStringLiteral("/pasted");
+    const QString root =
+        QStandardPaths::writableLocation(QStandardPaths::AppLocalDataLocation) + QStringLiteral("/pasted");
     const SavedPaste saved = savePastedText(text, root, QDateTime::currentDateTimeUtc());
     if (!saved.error.isEmpty()) {
         statusBar()->showMessage(tr("Pasted text read from memory (%1)").arg(saved.error));
@@ -217,17 +217,24 @@ void MainWindow::onFinished(Loaded loaded)
         m_timeline->setIncident(nullptr, {});
         // Captures without logs: their topology is the answer, as lstopo would show it.
         const bool topologyOnly = m_analysis->attempts.empty() && !m_analysis->topology.hosts.empty();
-        m_banner->setText(topologyOnly ? tr("Topology only, no logs: %n host(s). The Topology panel shows the "
-                                            "path classes, the NIC and CPU binding they imply, and the findings.",
-                                            nullptr, static_cast<int>(m_analysis->topology.hosts.size()))
-                                       : tr("Nothing could be read: %1").arg(m_analysis->error));
+        const int hosts = static_cast<int>(m_analysis->topology.hosts.size());
+        const QString topologyText =
+            tr("Topology only, no logs: %n host(s). The Topology panel shows the path "
+               "classes, the NIC and CPU binding they imply, and the findings.",
+                nullptr, hosts);
+        m_banner->setText(
+            topologyOnly ? topologyText : tr("Nothing could be read: %1").arg(m_analysis->error));
         setBannerTone(-1);
         m_diagnosis->clear();
         m_rankModel->clear();
         m_topology->setTopology(topologyOnly ? &m_analysis->topology : nullptr,
             topologyOnly ? &m_analysis->capturesOnly : nullptr, -1);
         if (topologyOnly) {
-            m_topology->setShowAllNicPaths(true);
+            // No rank used a path: draw every GPU-NIC path where they stay readable (up to 16 per host).
+            bool few = true;
+            for (const HostTopology& h : m_analysis->topology.hosts)
+                few = few && h.gpus.size() * h.nics.size() <= 16;
+            m_topology->setShowAllNicPaths(few);
             if (auto* d = qobject_cast<QDockWidget*>(m_topology->parentWidget())) {
                 d->show();
                 d->raise();
