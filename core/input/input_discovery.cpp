@@ -117,8 +117,10 @@ struct Walker
         }
         if (isTopologyCapture(f.path))
             out.topology.push_back(std::move(f));
-        else
-            addLogOrEvidence(std::move(f), nodeEvidenceKind(f.path));
+        else {
+            const NodeCaptureKind kind = nodeEvidenceKind(f.path); // before f is moved from
+            addLogOrEvidence(std::move(f), kind);
+        }
     }
 
     // Node evidence is not scanned as a log, except a kernel log, which is both.
