@@ -18,11 +18,10 @@ constexpr int kMaxStripRows = 48; // pixel rows for lanes; more lanes share rows
 constexpr int kMaxRowPixels = 6; // a lane's row height when there are few lanes
 constexpr int kMargin = 2;
 
-QColor mix(const QColor& a, const QColor& b, double t)
+QColor mix(const QColor& a, const QColor& b, float t)
 {
-    return QColor::fromRgbF(static_cast<float>(a.redF() + (b.redF() - a.redF()) * t),
-        static_cast<float>(a.greenF() + (b.greenF() - a.greenF()) * t),
-        static_cast<float>(a.blueF() + (b.blueF() - a.blueF()) * t));
+    return QColor::fromRgbF(a.redF() + (b.redF() - a.redF()) * t, a.greenF() + (b.greenF() - a.greenF()) * t,
+        a.blueF() + (b.blueF() - a.blueF()) * t);
 }
 
 } // namespace
@@ -120,8 +119,8 @@ void TimelineOverviewStrip::paintEvent(QPaintEvent*)
             painter.fillRect(QRect(xOf(row.lastSeen), y, 2, rowH), pal.color(QPalette::WindowText));
         if (row.firstWarn >= 0) {
             const double t = static_cast<double>(row.firstWarn - m_overview.firstWarn) / warnSpan;
-            painter.fillRect(
-                QRect(xOf(row.firstWarn) - 1, y, 3, rowH), mix(early, late, std::clamp(t, 0.0, 1.0)));
+            painter.fillRect(QRect(xOf(row.firstWarn) - 1, y, 3, rowH),
+                mix(early, late, static_cast<float>(std::clamp(t, 0.0, 1.0))));
         }
         if (row.initiating)
             painter.fillRect(QRect(m_plotLeft - 4, y, 3, rowH), early);
