@@ -378,7 +378,7 @@ void DiagnosisPane::setDiagnosis(const Incident* inc, const Diagnosis* d, const 
     // At 1024 ranks a list can have a hundred items (one torchrun note per node). Rich text is laid out
     // again on every layout pass of the window, so the pane shows the first few and counts the rest.
     static constexpr qsizetype kShownItems = 8;
-    auto addList = [&lists, this](const QString& title, const QStringList& items) {
+    auto addList = [&lists](const QString& title, const QStringList& items) {
         if (items.isEmpty())
             return;
         lists += QStringLiteral("<p><b>%1</b></p><ul>").arg(title.toHtmlEscaped());

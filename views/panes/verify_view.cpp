@@ -115,10 +115,10 @@ void VerifyView::setResult(const VerifyResult& r)
         m_table->setItem(row, 3, new QTableWidgetItem(ranks(o.ranksAfter)));
     }
     m_evidence->addItems(r.evidence);
-    const auto orUnknown = [this](const QString& s) { return s.isEmpty() ? tr("not logged") : s; };
+    const auto orUnknown = [](const QString& s) { return s.isEmpty() ? tr("not logged") : s; };
     m_evidence->addItem(
         tr("Last step: %1 before, %2 after").arg(orUnknown(r.lastStepBefore), orUnknown(r.lastStepAfter)));
-    const auto seq = [this](qint64 v) { return v >= 0 ? QString::number(v) : tr("not logged"); };
+    const auto seq = [](qint64 v) { return v >= 0 ? QString::number(v) : tr("not logged"); };
     m_evidence->addItem(
         tr("Last SeqNum: %1 before, %2 after").arg(seq(r.lastSeqBefore), seq(r.lastSeqAfter)));
 }

@@ -124,8 +124,8 @@ MainWindow::MainWindow(QWidget* parent)
     m_progress->setVisible(false);
     m_stop->setVisible(false);
 
-    connect(m_timeline, &TimelineView::eventSelected, this, &MainWindow::showEvent);
-    connect(m_diagnosis, &DiagnosisPane::eventActivated, this, &MainWindow::showEvent);
+    connect(m_timeline, &TimelineView::eventSelected, this, &MainWindow::revealEvent);
+    connect(m_diagnosis, &DiagnosisPane::eventActivated, this, &MainWindow::revealEvent);
 
     setTheme(savedTheme(), false);
     QSettings settings;

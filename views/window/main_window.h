@@ -122,7 +122,7 @@ private:
     void controlShown(QWidget* pane); // its dock raised, controlFinished emitted
     void showAttempt(int index);
     void applyView(IncidentViewModel& view);
-    void showEvent(int eventIndex);
+    void revealEvent(int eventIndex);
     void showRankEvent(const QModelIndex& index);
     void selectRank(int rank);
     void showLog(PreparedLog log);

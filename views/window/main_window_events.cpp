@@ -15,7 +15,7 @@
 
 namespace rankscope {
 
-void MainWindow::showEvent(int eventIndex)
+void MainWindow::revealEvent(int eventIndex)
 {
     const AttemptAnalysis* a = currentAttempt();
     if (!a || eventIndex < 0 || eventIndex >= static_cast<int>(a->incident.events.size()))
@@ -100,7 +100,7 @@ void MainWindow::showRankEvent(const QModelIndex& index)
 {
     const int ev = index.data(RankTableModel::FirstWarnEventRole).toInt();
     if (ev >= 0)
-        showEvent(ev);
+        revealEvent(ev);
 }
 
 // The rank of the event shown is the current row of the rank list (no signal: it is not a click).

@@ -238,6 +238,7 @@ void MainWindow::onFinished(Loaded loaded)
             if (auto* d = qobject_cast<QDockWidget*>(m_topology->parentWidget())) {
                 d->show();
                 d->raise();
+                resizeDocks({ d }, { height() * 3 / 5 }, Qt::Vertical); // the drawing is the answer
             }
         }
         updateStatus(nullptr);
