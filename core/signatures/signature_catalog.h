@@ -4,6 +4,7 @@
 // names the file, the entry and the field, and the other entries still load.
 #pragma once
 
+#include "fix_action.h"
 #include "log_model.h"
 
 #include <QString>
@@ -63,7 +64,9 @@ struct Signature
     QString category; // hardware | communication | configuration | software | resource
     QString summary;
     QString explanation;
-    QString fix; // template, see template_render.h
+    QString fix; // template, see template_render.h: the explanation of the fix
+    std::vector<FixAction> actions; // what the user does, typed (fix_action.h)
+    std::vector<Discriminator> discriminators; // one per sibling: the experiment that tells them apart
     QStringList patterns; // RE2, unanchored, matched against the raw line
     // patterns[i] as the loader compiled it to validate it (default options, errors not logged), so the
     // matcher does not compile it again; null or missing for a pattern that did not compile or an entry
