@@ -127,6 +127,9 @@ private Q_SLOTS:
         // Archives are read in place (tst_archive_input); this one's header has no checksum.
         QTest::newRow("tar archive") << "logs.tar"
                                      << "logs.tar: not a readable archive: Unrecognized archive format";
+        // A job's config next to its logs: its "timeout" and "error" keys are no failure.
+        QTest::newRow("json document") << "ds_config.json"
+                                       << "not a log: ds_config.json (a JSON document)";
     }
     void skippedEntries()
     {
@@ -155,6 +158,9 @@ private Q_SLOTS:
             QVERIFY(QDir(dir).mkpath(QStringLiteral("sub")));
             QVERIFY(::symlink("..", qPrintable(dir + QStringLiteral("/sub/up"))) == 0);
             QVERIFY(::mkfifo(qPrintable(dir + QStringLiteral("/pipe.log")), 0600) == 0);
+            QVERIFY(writeFile(dir + QStringLiteral("/ds_config.json"),
+                "{\n  \"comms_logger\": {\"enabled\": true},\n  \"timeout\": 1800,\n"
+                "  \"on_error\": \"failed to start: Connection refused\"\n}\n"));
         }
         const LoadResult r = load({ dir });
         QVERIFY2(r.error.isEmpty(), qPrintable(r.error));
@@ -162,6 +168,19 @@ private Q_SLOTS:
         QCOMPARE(only(r).events.size(), size_t(1));
         const QString got = reasonFor(r, name);
         QVERIFY2(got.contains(reason), qPrintable(name + QStringLiteral(": '") + got + QLatin1Char('\'')));
+    }
+
+    // JSON lines (one object per line) is a structured log, whatever its name: it is scanned.
+    void jsonLinesStayALog()
+    {
+        const QString dir = path(QStringLiteral("jsonl"));
+        QVERIFY(writeFile(dir + QStringLiteral("/events.json"),
+            "{\"level\": \"info\", \"msg\": \"step 1\"}\n"
+            "{\"level\": \"error\", \"msg\": \"NCCL error: unhandled system error\"}\n"));
+        const LoadResult r = load({ dir });
+        QVERIFY2(r.error.isEmpty(), qPrintable(r.error));
+        QCOMPARE(only(r).files.size(), size_t(1));
+        QVERIFY(!only(r).events.empty());
     }
 
     // Permission errors: as root every file is readable, so only this check is skipped there.

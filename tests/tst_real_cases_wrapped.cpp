@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
 // The real cases (tests/data/real) as they arrive through other tools: every line behind a Kubernetes or
-// CI runner clock, srun's "3: ", OpenMPI's "[1,3]<stderr>:", a pdsh host, a Ray worker's prefix, or with
-// CRLF line ends. The prefix peeling must give the same answer as the bare log: the same initiating line
-// (its message) and the same signature, or the same hang.
+// CI runner clock, srun's "3: ", OpenMPI's "[1,3]<stderr>:", a pdsh host, a Ray worker's prefix, docker
+// compose's "service-1  | ", kubectl's --prefix, colour codes around each line, or with CRLF line ends. The
+// prefix peeling must give the same answer as the bare log: the same initiating line (its message) and the
+// same signature, or the same hang.
 #include <QDir>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -51,7 +52,8 @@ void RealCasesWrappedTest::wrapped_data()
     QTest::addColumn<QString>("log");
     QTest::addColumn<QString>("wrapper");
     const QStringList wrappers { QStringLiteral("k8s"), QStringLiteral("ci"), QStringLiteral("srun"),
-        QStringLiteral("mpi"), QStringLiteral("pdsh"), QStringLiteral("ray"), QStringLiteral("crlf") };
+        QStringLiteral("mpi"), QStringLiteral("pdsh"), QStringLiteral("ray"), QStringLiteral("crlf"),
+        QStringLiteral("ansi"), QStringLiteral("compose"), QStringLiteral("kubectl") };
     for (const QString& c : QDir(kReal).entryList(QDir::Dirs | QDir::NoDotAndDotDot, QDir::Name)) {
         QStringList logs = QDir(kReal + QLatin1Char('/') + c).entryList(QDir::Files, QDir::Name);
         logs.removeAll(QStringLiteral("expected.json"));
@@ -87,6 +89,15 @@ void RealCasesWrappedTest::wrapped()
                 return QByteArray("(RayTrainWorker pid=4321, ip=10.0.0.5) ") + l;
             } },
         { QStringLiteral("crlf"), [](int, const QByteArray& l) -> QByteArray { return l + '\r'; } },
+        // A coloured console: the codes around every line, so inside the prefixes and at the end.
+        { QStringLiteral("ansi"),
+            [](int, const QByteArray& l) -> QByteArray { return QByteArray("\x1b[31m") + l + "\x1b[0m"; } },
+        { QStringLiteral("compose"),
+            [](int, const QByteArray& l) -> QByteArray { return QByteArray("trainer-1  | ") + l; } },
+        { QStringLiteral("kubectl"),
+            [](int, const QByteArray& l) -> QByteArray {
+                return QByteArray("[pod/trainer-worker-0/pytorch] ") + l;
+            } },
     };
     QFile in(log);
     QVERIFY(in.open(QIODevice::ReadOnly));

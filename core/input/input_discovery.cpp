@@ -10,6 +10,7 @@
 #include <QFileInfo>
 #include <cstdio>
 #include <filesystem>
+#include <nlohmann/json.hpp>
 #include <set>
 #include <string_view>
 #include <sys/stat.h>
@@ -41,6 +42,24 @@ bool isProse(const fs::path& p)
             return true;
     }
     return false;
+}
+
+// A job folder holds configs and results next to its logs (ds_config.json, trainer_state.json,
+// metrics.json): one JSON document is data, not a log, and its "timeout" keys are no failure. JSON lines
+// (one object per line) is a structured log and does not parse as one document; torchrun's error.json is
+// read by the scanner.
+constexpr qint64 kMaxJsonDocumentBytes = 8 << 20;
+bool isJsonDocument(const fs::path& p, qint64 size)
+{
+    const QString name = fromPath(p.filename()).toLower();
+    if (!name.endsWith(QLatin1String(".json")) || name == QLatin1String("error.json") || size <= 0
+        || size > kMaxJsonDocumentBytes)
+        return false;
+    QFile f(fromPath(p));
+    if (!f.open(QIODevice::ReadOnly))
+        return false; // the scanner reports what it cannot read
+    const QByteArray bytes = f.readAll();
+    return nlohmann::json::accept(bytes.constData(), bytes.constData() + bytes.size());
 }
 
 bool isTopologyHead(const QByteArray& head)
@@ -109,6 +128,10 @@ struct Walker
         f.size = static_cast<qint64>(st.st_size);
         if (!root.isEmpty() && isProse(p)) {
             out.skipped.push_back({ f.path, QStringLiteral("not a log: %1").arg(display) });
+            return;
+        }
+        if (!root.isEmpty() && isJsonDocument(p, f.size)) {
+            out.skipped.push_back({ f.path, QStringLiteral("not a log: %1 (a JSON document)").arg(display) });
             return;
         }
         if (isArchiveName(fromPath(p.filename()))) {

@@ -195,6 +195,45 @@ bool readStreamTag(std::string_view s, LineWrappers& w, std::size_t& length)
     return true;
 }
 
+// docker compose's "service-1  | " (v2) or "service_1     | " (v1): a name that ends in the replica
+// number, padding to the longest service name, and a bar.
+bool readComposeService(std::string_view s, LineWrappers& w, std::size_t& length)
+{
+    const std::size_t end = wordEnd(s, 0, 80);
+    if (end < 3 || !isDigit(s[end - 1]))
+        return false;
+    std::size_t digits = end;
+    while (digits > 0 && isDigit(s[digits - 1]))
+        --digits;
+    if (digits < 2 || (s[digits - 1] != '-' && s[digits - 1] != '_'))
+        return false;
+    std::size_t pos = end;
+    while (pos < s.size() && pos - end < 64 && s[pos] == ' ')
+        ++pos;
+    if (pos == end || pos + 1 >= s.size() || s[pos] != '|' || s[pos + 1] != ' ')
+        return false;
+    w.tag = s.substr(0, end);
+    length = pos + 2;
+    return true;
+}
+
+// kubectl logs --prefix: "[pod/trainer-worker-0/pytorch] ".
+bool readKubectlPrefix(std::string_view s, LineWrappers& w, std::size_t& length)
+{
+    if (!startsWith(s, "[pod/"))
+        return false;
+    const std::size_t close = s.substr(0, 300).find("] ");
+    if (close == std::string_view::npos)
+        return false;
+    const std::string_view inner = s.substr(5, close - 5);
+    const std::size_t slash = inner.find('/');
+    if (slash == 0 || slash == std::string_view::npos || inner.find(' ') != std::string_view::npos)
+        return false;
+    w.tag = inner.substr(0, slash);
+    length = close + 2;
+    return true;
+}
+
 bool peelOne(std::string_view s, LineWrappers& w, std::size_t& length)
 {
     const char c = s[0];
@@ -218,12 +257,12 @@ bool peelOne(std::string_view s, LineWrappers& w, std::size_t& length)
     if (c == '(')
         return readRay(s, w, length);
     if (c == '[')
-        return readDetermined(s, w, length) || readMpiTag(s, w, length);
+        return readDetermined(s, w, length) || readMpiTag(s, w, length) || readKubectlPrefix(s, w, length);
     if (isDigit(c))
         return readAddressHost(s, w, length) || readPodClock(s, w, length);
     if (c == 'k')
         return readKernelFacility(s, w, length);
-    return readStreamTag(s, w, length);
+    return readStreamTag(s, w, length) || readComposeService(s, w, length);
 }
 
 } // namespace

@@ -2,7 +2,8 @@
 // The wrappers that tools put in front of a job's own line before the launcher, PyTorch or NCCL prefix:
 // indentation, ANSI colour codes (raw, or rendered as U+FFFD), log-viewer gutters, Markdown quotes, Ray
 // "(Name pid=N, ip=...)", Determined "[ts] trial [rank=N] ||", a pod's own clock "ts pod >> ", OpenMPI
-// "--tag-output" "[1,4]<stdout>:", pdsh/kubectl host tags "10.0.0.1: " and a runner's "name [stderr] ".
+// "--tag-output" "[1,4]<stdout>:", pdsh/kubectl host tags "10.0.0.1: ", a runner's "name [stderr] ", docker
+// compose's "service-1  | " and kubectl --prefix "[pod/name/container] ".
 // They nest in any order; peelWrappers() takes off what it recognises, and what it does not know stays
 // in the line, so a line is never lost to a prefix.
 #pragma once

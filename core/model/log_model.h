@@ -50,7 +50,7 @@ struct LogEvent
     QString host; // normalised short host name; empty when unknown
     qint64 pid = -1;
     int device = -1; // physical GPU (nvmlDev) when known, else the logged cudaDev
-    QString text; // the raw first line, exactly as in the file
+    QString text; // the raw first line as in the file (without terminal colour codes)
     QString message; // the text after launcher, rank and NCCL prefixes
     QStringList continuation; // the record's further lines, raw
     int signature = -1; // index into the catalog; -1 when none matched

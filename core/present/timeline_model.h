@@ -112,6 +112,10 @@ public:
     void setWarnOnly(bool warnOnly); // only lanes with WARN-or-worse events
     void setTextFilter(const QString& text); // case-insensitive in label, host or event text
     bool laneShown(int lane) const { return m_laneShown[static_cast<size_t>(lane)]; }
+    // Whether a filter narrows the lanes, and whether one of a rank's lanes passes them: the Ranks table
+    // shows the ranks the timeline shows.
+    bool filtering() const { return !m_hostFilter.isEmpty() || !m_textFilter.isEmpty() || m_warnOnly; }
+    bool rankShown(int rank) const;
 
     TimelineAxis axis() const { return m_axis; }
     bool hasTimes() const { return m_firstTime <= m_lastTime; }

@@ -64,6 +64,15 @@ void TimelineModel::applyFilters()
     rebuildRows();
 }
 
+bool TimelineModel::rankShown(int rank) const
+{
+    for (size_t l = 0; l < m_lanes.size(); ++l) {
+        if (m_lanes[l].rank == rank && m_laneShown[l])
+            return true;
+    }
+    return false;
+}
+
 void TimelineModel::rebuildRows()
 {
     m_rows.clear();

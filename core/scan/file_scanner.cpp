@@ -255,6 +255,8 @@ FileScan scanFile(const InputFile& input, int fileIndex, const ScanContext& ctx)
         }
         const qint64 avail = carry + n;
         const bool atEnd = n == 0;
+        // Colour codes: one look per block, so that a plain block's lines pay nothing for them.
+        scanner.setBlockHasEscape(avail > 0 && std::memchr(win, '\x1b', static_cast<size_t>(avail)));
         qint64 pos = 0;
         while (pos < avail) {
             const char* start = win + pos;

@@ -11,6 +11,7 @@
 #include "severity_rules.h"
 #include "signature_catalog.h"
 #include "signature_matcher.h"
+#include "terminal_codes.h"
 #include "text_util.h"
 
 #include <bit>
@@ -112,6 +113,13 @@ void LineScanner::line(std::string_view raw, qint64 offset, bool cut)
     const std::size_t rawSize = raw.size();
     if (!raw.empty() && raw.back() == '\r')
         raw.remove_suffix(1);
+    // A coloured console: the line is read, and shown, without its ESC sequences, and takes the full
+    // parse (the shortcuts compare raw bytes).
+    std::string& decoloured = m_decoloured;
+    const bool coloured = m_blockHasEscape && stripTerminalCodes(raw, decoloured);
+    if (coloured)
+        raw = decoloured;
+    const bool fullParseOnly = m_pasted || coloured;
     std::string unwrapped;
     std::string_view text = raw;
     if (m_pasted) {
@@ -122,7 +130,7 @@ void LineScanner::line(std::string_view raw, qint64 offset, bool cut)
         m_out.info.notes.push_back(
             QStringLiteral("line %1 is longer than 1 MiB: cut, with a marker").arg(m_lineNo));
 
-    if (m_ctx.shortcuts && !m_pasted && !m_restartPending && plainLine(text)) {
+    if (m_ctx.shortcuts && !fullParseOnly && !m_restartPending && plainLine(text)) {
         if (m_last.stream >= 0 && !cut && rawSize <= 4096) { // the NCCL shortcut took it: see repeatedLine()
             m_last.bytes = raw.data();
             m_last.size = rawSize;
@@ -134,12 +142,12 @@ void LineScanner::line(std::string_view raw, qint64 offset, bool cut)
 
     LinePrefix p;
     int glogEntry = -1;
-    if (m_ctx.shortcuts && !m_pasted && m_glog.match(text, p)) {
+    if (m_ctx.shortcuts && !fullParseOnly && m_glog.match(text, p)) {
         glogEntry = m_glog.lastEntry();
         readNcclLevelAnywhere(p); // as parseLinePrefix() does
     } else {
         p = parseLinePrefix(text);
-        if (!m_pasted)
+        if (!fullParseOnly)
             m_glog.learn(text, p);
     }
     const LineClass c = classifyLine(p);

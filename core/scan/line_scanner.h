@@ -45,6 +45,8 @@ public:
     }
     void finish();
     void setPasted(bool pasted) { m_pasted = pasted; }
+    // Whether the block the next lines come from holds an ESC byte (one memchr per block, not per line).
+    void setBlockHasEscape(bool has) { m_blockHasEscape = has; }
     void keepOffsets(bool keep) { m_keepOffsets = keep; }
     qint64 lineCount() const { return m_lineNo; }
 
@@ -105,6 +107,8 @@ private:
     std::vector<StepDigits> m_stepDigits; // per stream: the number of its last "step N" line
     qint64 m_lineNo = 0;
     bool m_pasted = false;
+    bool m_blockHasEscape = false;
+    std::string m_decoloured; // the current line without its ESC sequences, when it had any
     bool m_keepOffsets = true;
     bool m_glogFirst = false; // the glog shortcut took the last plain line
     struct LaterStamp

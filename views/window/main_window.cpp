@@ -65,6 +65,9 @@ MainWindow::MainWindow(QWidget* parent)
     filters->setContentsMargins(6, 2, 6, 2);
     m_hostFilter = new QComboBox;
     m_hostFilter->setToolTip(tr("Show the ranks of one host"));
+    // A long host name must not widen the window's minimum: the list pops up as wide as it needs.
+    m_hostFilter->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    m_hostFilter->setMinimumContentsLength(12);
     auto* withEvents = new QCheckBox(tr("Only ranks with WARN+"));
     auto* text = new QLineEdit;
     m_rankWarnOnly = withEvents;
@@ -85,6 +88,10 @@ MainWindow::MainWindow(QWidget* parent)
         [this](int i) { m_timeline->setHostFilter(i <= 0 ? QString() : m_hostFilter->itemText(i)); });
     connect(withEvents, &QCheckBox::toggled, m_timeline, &TimelineView::setWarnOnly);
     connect(text, &QLineEdit::textChanged, m_timeline, &TimelineView::setTextFilter);
+    // After the timeline applied a filter (connected first, so called first), the Ranks table follows.
+    connect(m_hostFilter, &QComboBox::currentIndexChanged, this, &MainWindow::syncRankFilter);
+    connect(withEvents, &QCheckBox::toggled, this, &MainWindow::syncRankFilter);
+    connect(text, &QLineEdit::textChanged, this, &MainWindow::syncRankFilter);
     setCentralWidget(central);
 
     buildDocks();

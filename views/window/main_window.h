@@ -125,6 +125,7 @@ private:
     void revealEvent(int eventIndex);
     void showRankEvent(const QModelIndex& index);
     void selectRank(int rank);
+    void syncRankFilter(); // the Ranks table shows the ranks that pass the timeline's filters
     void showLog(PreparedLog log);
     void openLogAt(int file, qint64 line, int rank); // opens the file off the UI thread unless shown
     void setLogHeader(qint64 line);

@@ -118,6 +118,24 @@ void MainWindow::selectRank(int rank)
     m_ranks->scrollTo(index);
 }
 
+void MainWindow::syncRankFilter()
+{
+    if (!m_rankProxy)
+        return;
+    const TimelineModel& model = m_timeline->model();
+    if (!model.filtering()) {
+        m_rankProxy->setRowFilter({});
+        return;
+    }
+    m_rankProxy->setRowFilter([this](int rank, int firstWarn) {
+        const TimelineModel& m = m_timeline->model();
+        if (rank >= 0)
+            return m.rankShown(rank);
+        const int lane = firstWarn >= 0 ? m.laneOfEvent(firstWarn) : -1;
+        return lane >= 0 && m.laneShown(lane);
+    });
+}
+
 void MainWindow::fillRanks(std::vector<RankRow> rows)
 {
     m_rankModel->setRows(std::move(rows));

@@ -37,4 +37,19 @@ QVariant RankTableProxy::data(const QModelIndex& index, int role) const
     return QSortFilterProxyModel::data(index, role);
 }
 
+void RankTableProxy::setRowFilter(RowFilter filter)
+{
+    m_filter = std::move(filter);
+    invalidateRowsFilter();
+}
+
+bool RankTableProxy::filterAcceptsRow(int sourceRow, const QModelIndex& sourceParent) const
+{
+    if (!m_filter)
+        return true;
+    const QModelIndex index = sourceModel()->index(sourceRow, 0, sourceParent);
+    return m_filter(
+        index.data(RankTableModel::RankRole).toInt(), index.data(RankTableModel::FirstWarnEventRole).toInt());
+}
+
 } // namespace rankscope

@@ -6,6 +6,7 @@
 
 #include <QFont>
 #include <QSortFilterProxyModel>
+#include <functional>
 
 namespace rankscope {
 
@@ -16,8 +17,17 @@ public:
     explicit RankTableProxy(QObject* parent = nullptr);
     QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
 
+    // Which rows to show, by the row's rank and the event index of its first WARN (-1 when none); an
+    // empty function shows every row. The window passes the timeline's filters through this.
+    using RowFilter = std::function<bool(int rank, int firstWarnEvent)>;
+    void setRowFilter(RowFilter filter);
+
+protected:
+    bool filterAcceptsRow(int sourceRow, const QModelIndex& sourceParent) const override;
+
 private:
     QFont m_bold;
+    RowFilter m_filter;
 };
 
 } // namespace rankscope
