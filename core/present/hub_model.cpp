@@ -43,7 +43,7 @@ QModelIndex HubModel::indexOfSignature(int signature) const
         const std::vector<int>& entries = m_families[f].signatures;
         const auto it = std::find(entries.begin(), entries.end(), signature);
         if (it != entries.end())
-            return createIndex(static_cast<int>(it - entries.begin()), 0, static_cast<quintptr>(f + 1));
+            return createIndex(static_cast<int>(it - entries.begin()), 0, static_cast<quintptr>(f) + 1);
     }
     return {};
 }

@@ -112,12 +112,14 @@ HubPanel::HubPanel(QWidget* parent)
     right->addWidget(lineBox);
     right->setStretchFactor(0, 3);
     right->setStretchFactor(1, 1);
+    right->setSizes({ 700, 220 });
 
     auto* split = new QSplitter(Qt::Horizontal);
     split->addWidget(left);
     split->addWidget(right);
     split->setStretchFactor(0, 1);
     split->setStretchFactor(1, 3);
+    split->setSizes({ 340, 1020 }); // the list wide enough for most titles
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(2, 2, 2, 2);
     layout->addWidget(split);

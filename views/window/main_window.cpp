@@ -268,6 +268,14 @@ void MainWindow::buildDocks()
     m_hub = new HubPanel;
     QDockWidget* hub = dock(tr("Signature Hub"), QStringLiteral("hub"), m_hub, Qt::BottomDockWidgetArea);
     tabifyDockWidget(ver, hub);
+    // The bottom row is short for a list beside an entry: the first time the hub is in front it gets more
+    // than half of the height (a user's own resize is kept after that).
+    connect(hub, &QDockWidget::visibilityChanged, this, [this, hub](bool visible) {
+        if (!visible || m_hubSized)
+            return;
+        m_hubSized = true;
+        resizeDocks({ hub }, { height() * 55 / 100 }, Qt::Vertical);
+    });
     log->raise();
 
     // Search everything sits beside the rank list: its results stay in sight while the Log view shows a hit.

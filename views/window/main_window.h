@@ -175,6 +175,7 @@ private:
     QActionGroup* m_themeGroup = nullptr;
     Theme m_theme = Theme::System;
     int m_bannerTone = -1;
+    bool m_hubSized = false; // the hub's dock was given its first height
     std::unique_ptr<QTemporaryDir> m_demoDir; // the demo incident, copied out of the resources
 
     // What a load hands back: the analysis and the view of its latest attempt, both built off the UI thread.
