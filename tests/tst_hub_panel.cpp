@@ -2,6 +2,7 @@
 // The Signature Hub panel offscreen: the search narrows the list, a real line typed into the line box shows
 // its match, a sibling link navigates, and a diagnosis link opens the hub in the window.
 // RANKSCOPE_HUB_SCREENSHOT=FILE.png saves the panel after the line is typed (for looking at it).
+#include "diagnosis_pane.h"
 #include "hub_panel.h"
 #include "main_window.h"
 #include "signature_catalog.h"
@@ -11,6 +12,7 @@
 #include <QPlainTextEdit>
 #include <QScrollArea>
 #include <QScrollBar>
+#include <QSignalSpy>
 #include <QTest>
 #include <QTreeView>
 
@@ -137,6 +139,25 @@ private Q_SLOTS:
         QAction* open = window.findChild<QAction*>(QStringLiteral("signatureHub"));
         QVERIFY(open);
         QCOMPARE(open->shortcut(), QKeySequence(QStringLiteral("Ctrl+Shift+H")));
+    }
+
+    // The demo's diagnosis lists competing hypotheses; each id is a link that opens the hub on its entry.
+    void diagnosisHypothesisLinksIntoTheHub()
+    {
+        MainWindow window;
+        window.resize(1600, 1000);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QSignalSpy done(&window, &MainWindow::analysisFinished);
+        window.openPaths({ QStringLiteral(RANKSCOPE_SOURCE_DIR "/resources/demo") });
+        QVERIFY(done.wait(60000));
+        const QString id = QStringLiteral("nccl-ib-completion-retry-exceeded");
+        const QString href = QStringLiteral("href='sig:") + id + QLatin1Char('\'');
+        QLabel* link = nullptr;
+        QTRY_VERIFY((link = labelWithLink(window.diagnosisPane(), href)) != nullptr);
+        Q_EMIT link->linkActivated(QStringLiteral("sig:") + id);
+        QVERIFY(window.hubPanel()->isVisible());
+        QCOMPARE(window.hubPanel()->currentId(), id);
     }
 };
 

@@ -5,6 +5,8 @@
 
 #include "signature_matcher.h"
 
+#include <algorithm>
+
 namespace rankscope {
 
 namespace {
@@ -101,14 +103,21 @@ QString entryHtml(const Catalog& catalog, int s, const SignatureMatcher& matcher
         out += QStringLiteral("<p class=\"meta\">Values filled in as for the example line above that carries "
                               "them.</p>");
     if (!e.siblings.empty()) {
-        out += QStringLiteral("<h4>Tell it apart</h4><table><tr><th>Sibling</th><th>Experiment</th>"
-                              "<th>Outcome that decides</th></tr>");
+        // The experiment columns only once the entry has a discriminator: a bare sibling is its title.
+        const bool experiments = std::any_of(e.siblings.begin(), e.siblings.end(),
+            [](const HubSibling& h) { return !h.experiment.isEmpty(); });
+        out += QStringLiteral("<h4>Tell it apart</h4><table><tr><th>Sibling</th>");
+        if (experiments)
+            out += QStringLiteral("<th>Experiment</th><th>Outcome that decides</th>");
+        out += QStringLiteral("</tr>");
         for (const HubSibling& sib : e.siblings) {
             const QString name = sib.title.isEmpty()
                 ? esc(sib.id)
                 : QStringLiteral("<a href=\"#%1\">%2</a>").arg(anchor(sib.id), esc(sib.title));
-            out += QStringLiteral("<tr><td>%1</td><td>%2</td><td>%3</td></tr>")
-                       .arg(name, esc(sib.experiment), esc(sib.outcome));
+            out += QStringLiteral("<tr><td>%1</td>").arg(name);
+            if (experiments)
+                out += QStringLiteral("<td>%1</td><td>%2</td>").arg(esc(sib.experiment), esc(sib.outcome));
+            out += QStringLiteral("</tr>");
         }
         out += QStringLiteral("</table>");
     }

@@ -24,6 +24,7 @@
 #include <QTreeView>
 #include <QUrl>
 #include <QVBoxLayout>
+#include <algorithm>
 
 namespace rankscope {
 
@@ -322,17 +323,25 @@ void HubPanel::showEntry(int signature)
     }
 
     if (!e.siblings.empty()) {
+        // The experiment columns only once the entry has a discriminator: a bare sibling is its title.
+        const bool experiments = std::any_of(e.siblings.begin(), e.siblings.end(),
+            [](const HubSibling& s) { return !s.experiment.isEmpty(); });
         QString table =
             QStringLiteral("<b>%1</b><table border='1' cellspacing='0' cellpadding='4' width='100%'>"
-                           "<tr><th align='left'>%2</th><th align='left'>%3</th>"
-                           "<th align='left'>%4</th></tr>")
-                .arg(tr("Tell it apart"), tr("Sibling"), tr("Experiment"), tr("Outcome that decides"));
+                           "<tr><th align='left'>%2</th>")
+                .arg(tr("Tell it apart"), tr("Sibling"));
+        if (experiments)
+            table += QStringLiteral("<th align='left'>%1</th><th align='left'>%2</th>")
+                         .arg(tr("Experiment"), tr("Outcome that decides"));
+        table += QStringLiteral("</tr>");
         for (const HubSibling& s : e.siblings) {
             const QString name = s.title.isEmpty()
                 ? esc(s.id)
                 : QStringLiteral("<a href='sig:%1'>%2</a>").arg(esc(s.id), esc(s.title));
-            table += QStringLiteral("<tr><td>%1</td><td>%2</td><td>%3</td></tr>")
-                         .arg(name, esc(s.experiment), esc(s.outcome));
+            table += QStringLiteral("<tr><td>%1</td>").arg(name);
+            if (experiments)
+                table += QStringLiteral("<td>%1</td><td>%2</td>").arg(esc(s.experiment), esc(s.outcome));
+            table += QStringLiteral("</tr>");
         }
         m_entryLayout->addWidget(richLabel(table + QStringLiteral("</table>")));
     }
