@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 // The Signature Hub panel offscreen: the search narrows the list, a real line typed into the line box shows
 // its match, a sibling link navigates, and a diagnosis link opens the hub in the window.
-// RANKSCOPE_HUB_SCREENSHOT=FILE.png saves the panel after the line is typed (for looking at it).
+// RANKSCOPE_HUB_SCREENSHOT=FILE.png saves the panel after the line is typed (for looking at it);
+// RANKSCOPE_HUB_SCREENSHOT_LINE puts another line in the box first.
 #include "diagnosis_pane.h"
 #include "hub_panel.h"
 #include "main_window.h"
@@ -89,6 +90,10 @@ private Q_SLOTS:
         QVERIFY(result.contains(QLatin1String("matched")));
         const QByteArray shot = qgetenv("RANKSCOPE_HUB_SCREENSHOT");
         if (!shot.isEmpty()) {
+            // RANKSCOPE_HUB_SCREENSHOT_LINE: another line to show explained (one that several entries match).
+            const QByteArray other = qgetenv("RANKSCOPE_HUB_SCREENSHOT_LINE");
+            if (!other.isEmpty())
+                panel.setLineText(QString::fromUtf8(other));
             panel.setSearchText(QStringLiteral("shm"));
             panel.showSignature(QStringLiteral("nccl-shm-too-small"));
             QTest::qWait(100);
