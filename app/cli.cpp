@@ -22,7 +22,7 @@ const char* const kUsage =
     "  rankscope verify --before PATH --after PATH [--format text|json]\n"
     "  rankscope topology FILE... [--host NAME] [--logs PATH] [--format text|json]\n"
     "  rankscope capture-topology [-o FILE]\n"
-    "  rankscope signatures check [DIR] | signatures list [DIR]\n"
+    "  rankscope signatures check [DIR] | list [DIR] | show ID | search TEXT | hub --format html\n"
     "  rankscope --version | --help | COMMAND --help | help COMMAND\n";
 
 struct Command

@@ -71,7 +71,7 @@ private Q_SLOTS:
             << QStringLiteral("-o, --output <FILE>");
         QTest::newRow("signatures") << QStringList { QStringLiteral("signatures"), QStringLiteral("--help") }
                                     << QStringLiteral("Usage: rankscope signatures check [DIR] | list [DIR]")
-                                    << QStringLiteral("check or list");
+                                    << QStringLiteral("check, list, show, search or hub.");
         QTest::newRow("signatures check")
             << QStringList { QStringLiteral("signatures"), QStringLiteral("check"), QStringLiteral("--help") }
             << QStringLiteral("Usage: rankscope signatures check [DIR] | list [DIR]")
@@ -169,8 +169,8 @@ private Q_SLOTS:
 
         QTest::newRow("capture-topology stray argument") << QStringList { QStringLiteral("capture-topology"),
             QStringLiteral("extra") } << kUsage << QStringLiteral("unexpected argument extra");
-        QTest::newRow("signatures no action")
-            << QStringList { QStringLiteral("signatures") } << kUsage << QStringLiteral("say check or list");
+        QTest::newRow("signatures no action") << QStringList { QStringLiteral("signatures") } << kUsage
+                                              << QStringLiteral("say check, list, show, search or hub");
         QTest::newRow("signatures unknown action") << QStringList { QStringLiteral("signatures"),
             QStringLiteral("frob") } << kUsage << QStringLiteral("unknown action 'frob'");
         QTest::newRow("signatures list")

@@ -235,6 +235,8 @@ void DiagnosisPane::onLink(const QString& link)
 {
     if (link.startsWith(QLatin1String("event:")))
         Q_EMIT eventActivated(link.mid(6).toInt());
+    else if (link.startsWith(QLatin1String("sig:")))
+        Q_EMIT signatureActivated(link.mid(4));
 }
 
 QWidget* DiagnosisPane::section(const QString& title, QWidget* body)
@@ -408,7 +410,7 @@ void DiagnosisPane::setDiagnosis(const Incident* inc, const Diagnosis* d, const 
     for (const QString& line : d->torchrunSummary)
         torchrun << line.toHtmlEscaped();
     for (const Hypothesis& hy : d->hypotheses)
-        hypotheses << QStringLiteral("<b>%1</b>: %2")
+        hypotheses << QStringLiteral("<b><a href='sig:%1'>%1</a></b>: %2")
                           .arg(cat->signatures[static_cast<size_t>(hy.signature)].id.toHtmlEscaped(),
                               hy.reason.toHtmlEscaped());
     for (const QString& n : d->notes)

@@ -34,6 +34,7 @@ public:
 
 Q_SIGNALS:
     void eventActivated(int eventIndex); // a link to an event (initiating, first collateral) was clicked
+    void signatureActivated(const QString& id); // a hypothesis's signature id was clicked: open the hub
 
 private:
     QWidget* section(const QString& title, QWidget* body);

@@ -3,6 +3,7 @@
 
 #include "diagnosis_pane.h"
 #include "divergence_view.h"
+#include "hub_panel.h"
 #include "log_panel.h"
 #include "log_view.h"
 #include "rank_list_delegate.h"
@@ -270,6 +271,18 @@ void MainWindow::buildDocks()
     m_verify = new VerifyView;
     QDockWidget* ver = dock(tr("Verify Fix"), QStringLiteral("verify"), m_verify, Qt::BottomDockWidgetArea);
     tabifyDockWidget(div, ver);
+    // The hub is wide (a list and an entry side by side): a tab of the bottom row, behind the Log view.
+    m_hub = new HubPanel;
+    QDockWidget* hub = dock(tr("Signature Hub"), QStringLiteral("hub"), m_hub, Qt::BottomDockWidgetArea);
+    tabifyDockWidget(ver, hub);
+    // The bottom row is short for a list beside an entry: the first time the hub is in front it gets more
+    // than half of the height (a user's own resize is kept after that).
+    connect(hub, &QDockWidget::visibilityChanged, this, [this, hub](bool visible) {
+        if (!visible || m_hubSized)
+            return;
+        m_hubSized = true;
+        resizeDocks({ hub }, { height() * 55 / 100 }, Qt::Vertical);
+    });
     log->raise();
 
     // Search everything sits beside the rank list: its results stay in sight while the Log view shows a hit.
@@ -284,8 +297,17 @@ void MainWindow::buildDocks()
         openLogAt(file, line, rank);
     });
     connect(logView(), &LogView::currentLineChanged, this, &MainWindow::setLogHeader);
+    connect(m_diagnosis, &DiagnosisPane::signatureActivated, this, &MainWindow::showSignatureInHub);
     connect(m_divergence, &DivergenceView::compareRequested, this, &MainWindow::chooseHealthyRun);
     connect(m_verify, &VerifyView::verifyRequested, this, &MainWindow::chooseFixedRun);
+}
+
+bool MainWindow::showSignatureInHub(const QString& id)
+{
+    auto* dock = findChild<QDockWidget*>(QStringLiteral("hub"));
+    dock->show();
+    dock->raise();
+    return id.isEmpty() || m_hub->showSignature(id);
 }
 
 LogView* MainWindow::logView() const

@@ -42,6 +42,7 @@ class RankTableModel;
 class RankTableProxy;
 struct Divergence;
 class SearchPanel;
+class HubPanel;
 struct SearchQuery;
 
 class MainWindow : public QMainWindow
@@ -77,6 +78,10 @@ public:
     void searchEverything(const SearchQuery& query);
     bool isSearching() const { return m_searchJobs.isRunning(); }
     QString logHeaderText() const; // the Log view's header: file, line, rank
+    // View ▸ Signature Hub (Ctrl+Shift+H): the catalog by family, one entry, and a line explained; a
+    // diagnosis's signature links open it on their entry.
+    HubPanel* hubPanel() const { return m_hub; }
+    bool showSignatureInHub(const QString& id); // the hub raised on that entry; false for an unknown id
 
     // View ▸ Theme; `persist` keeps the choice for the next start (the command line's --theme does not).
     void setTheme(Theme theme, bool persist);
@@ -153,6 +158,7 @@ private:
     DivergenceView* m_divergence = nullptr;
     VerifyView* m_verify = nullptr;
     SearchPanel* m_searchPanel = nullptr;
+    HubPanel* m_hub = nullptr;
     QTableView* m_ranks = nullptr;
     RankTableModel* m_rankModel = nullptr;
     RankTableProxy* m_rankProxy = nullptr;
@@ -170,6 +176,7 @@ private:
     QActionGroup* m_themeGroup = nullptr;
     Theme m_theme = Theme::System;
     int m_bannerTone = -1;
+    bool m_hubSized = false; // the hub's dock was given its first height
     std::unique_ptr<QTemporaryDir> m_demoDir; // the demo incident, copied out of the resources
 
     // What a load hands back: the analysis and the view of its latest attempt, both built off the UI thread.

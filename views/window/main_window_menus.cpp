@@ -79,6 +79,10 @@ void MainWindow::buildMenus()
     searchAll->setObjectName(QStringLiteral("searchEverything"));
     searchAll->setShortcut(QKeySequence(tr("Ctrl+Shift+F")));
     searchAll->setShortcutContext(Qt::ApplicationShortcut);
+    QAction* hub = view->addAction(tr("Signature &Hub"), this, [this] { showSignatureInHub(QString()); });
+    hub->setObjectName(QStringLiteral("signatureHub"));
+    hub->setShortcut(QKeySequence(tr("Ctrl+Shift+H")));
+    hub->setShortcutContext(Qt::ApplicationShortcut);
     buildThemeMenu(view);
     view->addSeparator();
     for (QDockWidget* d : findChildren<QDockWidget*>())
