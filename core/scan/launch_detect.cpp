@@ -8,7 +8,6 @@
 
 #include <QString>
 #include <array>
-#include <bitset>
 #include <cstring>
 
 namespace rankscope {
@@ -100,23 +99,52 @@ constexpr Cue kCues[] = {
     { LaunchKind::Torch, "torch/distributed" },
     { LaunchKind::Torch, "ProcessGroupNCCL" },
 };
-constexpr std::size_t kCueCount = std::size(kCues);
 
-unsigned bigram(char a, char b)
+// Every cue is at least kMinCue bytes, so any occurrence holds a whole 4-byte gram that starts at a multiple
+// of kStride (kStride = kMinCue - 4 + 1): the line is sampled at every third byte, one hashed lookup each,
+// and only the cues entered under that gram (at most 3 entries per cue) are compared.
+constexpr std::size_t kMinCue = 6;
+constexpr std::size_t kStride = kMinCue - 4 + 1;
+constexpr unsigned kHashBits = 14;
+
+unsigned gramHash(const char* at)
 {
-    return (static_cast<unsigned>(static_cast<unsigned char>(a)) << 8) | static_cast<unsigned char>(b);
+    quint32 w = 0;
+    std::memcpy(&w, at, 4);
+    return (w * 0x9E3779B1u) >> (32 - kHashBits);
 }
 
-// One bit per first two bytes of a cue: a line is read once, one lookup a byte.
-const std::bitset<65536>& cueStarts()
+struct CueIndex
 {
-    static const std::bitset<65536> starts = [] {
-        std::bitset<65536> s;
-        for (const Cue& c : kCues)
-            s.set(bigram(c.literal[0], c.literal[1]));
-        return s;
+    struct Entry
+    {
+        quint8 cue; // index into kCues
+        quint8 offset; // where the gram starts in the cue's literal
+    };
+    std::vector<quint16> start; // CSR over the hash: entries of h are [start[h], start[h + 1])
+    std::vector<Entry> entries;
+};
+
+const CueIndex& cueIndex()
+{
+    static const CueIndex index = [] {
+        static_assert(std::size(kCues) < 256);
+        CueIndex x;
+        std::vector<std::vector<CueIndex::Entry>> buckets(std::size_t { 1 } << kHashBits);
+        for (std::size_t c = 0; c < std::size(kCues); ++c) {
+            for (std::size_t k = 0; k < kStride && k + 4 <= kCues[c].literal.size(); ++k)
+                buckets[gramHash(kCues[c].literal.data() + k)].push_back(
+                    { static_cast<quint8>(c), static_cast<quint8>(k) });
+        }
+        x.start.reserve(buckets.size() + 1);
+        for (const std::vector<CueIndex::Entry>& b : buckets) {
+            x.start.push_back(static_cast<quint16>(x.entries.size()));
+            x.entries.insert(x.entries.end(), b.begin(), b.end());
+        }
+        x.start.push_back(static_cast<quint16>(x.entries.size()));
+        return x;
     }();
-    return starts;
+    return index;
 }
 
 bool isNameByte(char c)
@@ -158,17 +186,19 @@ constexpr unsigned kindBit(LaunchKind k)
 
 unsigned textKinds(std::string_view text, const LinePrefix& p, unsigned skip)
 {
-    const std::bitset<65536>& starts = cueStarts();
+    const CueIndex& index = cueIndex();
     unsigned found = 0;
-    for (std::size_t i = 0; i + 1 < text.size(); ++i) {
-        if (!starts.test(bigram(text[i], text[i + 1])))
-            continue;
-        const std::string_view rest = text.substr(i);
-        for (std::size_t c = 0; c < kCueCount; ++c) {
-            const Cue& cue = kCues[c];
-            if (((skip | found) & kindBit(cue.kind)) != 0 || !startsWith(rest, cue.literal))
+    for (std::size_t i = 0; i + 4 <= text.size(); i += kStride) {
+        const unsigned h = gramHash(text.data() + i);
+        for (quint16 e = index.start[h]; e < index.start[h + 1]; ++e) {
+            const CueIndex::Entry entry = index.entries[e];
+            const Cue& cue = kCues[entry.cue];
+            if (i < entry.offset || ((skip | found) & kindBit(cue.kind)) != 0)
                 continue;
-            if (placed(cue, text, i, p))
+            const std::size_t at = i - entry.offset;
+            if (at + cue.literal.size() <= text.size()
+                && std::memcmp(text.data() + at, cue.literal.data(), cue.literal.size()) == 0
+                && placed(cue, text, at, p))
                 found |= kindBit(cue.kind);
         }
     }
