@@ -5,6 +5,7 @@
 #include "cli.h"
 #include "cli_parser.h"
 #include "control_run.h"
+#include "launch_info.h"
 #include "report.h"
 #include "report_input.h"
 
@@ -26,6 +27,14 @@ void keepUntilExit(std::unique_ptr<Analysis> analysis)
     kept = analysis.release();
 }
 
+template <std::size_t N> QString joinIds(const std::array<std::string_view, N>& ids)
+{
+    QStringList out;
+    for (const std::string_view id : ids)
+        out << QString::fromLatin1(id.data(), static_cast<qsizetype>(id.size()));
+    return out.join(QStringLiteral(", "));
+}
+
 QByteArray render(const ReportInput& report, const QString& format)
 {
     if (format == QLatin1String("json"))
@@ -39,7 +48,8 @@ int runDiagnoseCommand(const QStringList& args)
 {
     CommandParser cli(QStringLiteral("diagnose"),
         QStringLiteral("PATH... [--topology FILE]... [--format text|json|markdown] [--signatures DIR]...\n"
-                       "                          [--attempt N] [--control HEALTHY_RUN] [--host NAME]"),
+                       "                          [--attempt N] [--control HEALTHY_RUN] [--host NAME]\n"
+                       "                          [--launcher ID] [--framework ID]"),
         QStringLiteral("Diagnoses why a distributed training job died, from its logs."));
     QCommandLineParser& p = cli.parser();
     const QCommandLineOption format({ QStringLiteral("f"), QStringLiteral("format") },
@@ -57,7 +67,14 @@ int runDiagnoseCommand(const QStringList& args)
         QStringLiteral("HEALTHY_RUN"));
     const QCommandLineOption host(QStringLiteral("host"),
         QStringLiteral("The host of topology captures that do not name one."), QStringLiteral("NAME"));
-    p.addOptions({ format, topology, signatures, attempt, control, host });
+    const QCommandLineOption launcher(QStringLiteral("launcher"),
+        QStringLiteral("What launched the job, when the logs do not show it: %1.").arg(joinIds(kLauncherIds)),
+        QStringLiteral("ID"));
+    const QCommandLineOption framework(QStringLiteral("framework"),
+        QStringLiteral("The framework that ran the job, when the logs do not show it: %1.")
+            .arg(joinIds(kFrameworkIds)),
+        QStringLiteral("ID"));
+    p.addOptions({ format, topology, signatures, attempt, control, host, launcher, framework });
     p.addPositionalArgument(QStringLiteral("PATH"),
         QStringLiteral("Log folders, log files (plain or gzip), archives, or - for stdin."),
         QStringLiteral("PATH..."));
@@ -75,7 +92,15 @@ int runDiagnoseCommand(const QStringList& args)
             return cli.usageError(
                 QStringLiteral("--attempt must be a number of 0 or more, not %1").arg(p.value(attempt)));
     }
+    if (p.isSet(launcher) && !isLauncherId(p.value(launcher)))
+        return cli.usageError(QStringLiteral("--launcher must be one of %1, not %2")
+                                  .arg(joinIds(kLauncherIds), p.value(launcher)));
+    if (p.isSet(framework) && !isFrameworkId(p.value(framework)))
+        return cli.usageError(QStringLiteral("--framework must be one of %1, not %2")
+                                  .arg(joinIds(kFrameworkIds), p.value(framework)));
     AnalysisRequest request;
+    request.launcher = p.value(launcher);
+    request.framework = p.value(framework);
     request.lineIndex = false; // nothing here pages through a file; the evidence's file is indexed on open
     request.logPaths = p.positionalArguments();
     request.topologyPaths = p.values(topology);

@@ -55,6 +55,20 @@ inline QString describe(const RankInfo& r)
         .arg(static_cast<int>(r.files.size()));
 }
 
+inline QString describe(const LaunchInfo& info)
+{
+    QStringList out;
+    std::vector<LaunchItem> items = info.launchers;
+    items.push_back(info.framework);
+    for (const LaunchItem& item : items) {
+        QStringList lines;
+        for (const LaunchEvidence& e : item.evidence)
+            lines << QStringLiteral("%1:%2 %3").arg(e.file).arg(e.line).arg(e.text);
+        out << item.id + QLatin1Char('[') + lines.join(QLatin1Char('|')) + QLatin1Char(']');
+    }
+    return out.join(QLatin1Char(' '));
+}
+
 template <typename T> QString differ(const char* what, const T& a, const T& b)
 {
     return a == b ? QString()
@@ -88,6 +102,8 @@ inline QString incidentDifference(const Incident& a, const Incident& b)
         d = differ("rank", describe(a.ranks[i]), describe(b.ranks[i]));
     if (d.isEmpty())
         d = differ("first warn", num(a.firstWarn), num(b.firstWarn));
+    if (d.isEmpty())
+        d = differ("launch", describe(a.launch), describe(b.launch));
     if (d.isEmpty())
         d = differ("warnings", a.warnings.join(QLatin1Char('\n')), b.warnings.join(QLatin1Char('\n')));
     return d;

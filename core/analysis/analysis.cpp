@@ -82,6 +82,7 @@ Analysis analyze(const AnalysisRequest& request, const CancelToken* cancel, cons
     for (Incident& inc : loaded.incidents) {
         AttemptAnalysis a;
         a.incident = std::move(inc);
+        overrideLaunch(a.incident.launch, request.launcher, request.framework);
         diagnoseAttempt(a, out.catalog.catalog, out.topology, out.nodeEvidence);
         out.attempts.push_back(std::move(a));
     }

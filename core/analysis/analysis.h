@@ -26,6 +26,11 @@ struct AnalysisRequest
     // False for a caller that never shows a file's lines (the CLI): the scan then keeps no per-line offsets,
     // and a file is indexed when something opens it (FileLines), which the evidence of a diagnosis does.
     bool lineIndex = true;
+    // What launched the job and the framework, when the user knows better than the logs (`rankscope
+    // diagnose --launcher ID --framework ID`): an id of kLauncherIds / kFrameworkIds (launch_info.h), or
+    // empty to keep what the logs show. The caller validates the ids.
+    QString launcher;
+    QString framework;
 };
 
 struct AttemptAnalysis

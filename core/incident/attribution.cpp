@@ -461,6 +461,7 @@ void buildIncident(std::vector<FileScan>& scans, Incident& inc)
             inc.ncclInitLine = scans[i].ncclInitLine;
         }
         inc.ncclInitCompleted = inc.ncclInitCompleted || scans[i].ncclInitComplete;
+        mergeLaunch(inc.launch, fileBase + static_cast<int>(i), scans[i].launch);
         for (const StreamStats& st : scans[i].streams)
             inc.progressSeen = inc.progressSeen || !st.lastStep.isEmpty();
     }

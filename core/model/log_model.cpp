@@ -50,4 +50,12 @@ QStringList Incident::hosts() const
     return out;
 }
 
+QString Incident::launchSentence() const
+{
+    QStringList names;
+    for (const FileInfo& f : files)
+        names << f.displayPath;
+    return describeLaunch(launch, names);
+}
+
 } // namespace rankscope

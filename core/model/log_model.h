@@ -3,6 +3,8 @@
 // Everything the engine produces is one of these; views and reports only read them.
 #pragma once
 
+#include "launch_info.h"
+
 #include <QByteArray>
 #include <QHash>
 #include <QString>
@@ -149,10 +151,13 @@ struct Incident
     bool progressSeen = false; // some stream printed a "step N" progress line: the job got past init
     int firstWarn = -1; // index into events: the earliest WARN or worse overall
     std::vector<TorchrunFailure> torchrunFailures;
+    LaunchInfo launch; // the launchers and the framework the logs show (or the user gave)
     qint64 totalBytes = 0;
 
     const RankInfo* rankInfo(int rank) const;
     QStringList hosts() const;
+    // describeLaunch() of `launch`, naming the files by their display paths; empty when nothing is known.
+    QString launchSentence() const;
 };
 
 } // namespace rankscope

@@ -41,6 +41,8 @@ QString reportHtml(const ReportInput& in, const QByteArray& topologySvg, const Q
     if (!d.confidence.isEmpty())
         h += QStringLiteral("<p><span class=\"conf\">confidence: %1</span> %2</p>")
                  .arg(esc(d.confidence), esc(d.confidenceReasons.join(QStringLiteral("; "))));
+    if (const QString launch = inc.launchSentence(); !launch.isEmpty())
+        h += QStringLiteral("<p class=\"launch\">%1</p>").arg(esc(launch));
     if (d.initiatingEvent >= 0) {
         const LogEvent& e = inc.events[static_cast<size_t>(d.initiatingEvent)];
         h += QStringLiteral("<h2>Initiating event</h2><p>%1:%2</p><pre class=\"init\">%3</pre>")

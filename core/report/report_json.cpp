@@ -45,6 +45,34 @@ QJsonObject eventRef(const Incident& inc, const Catalog& cat, int index)
 
 } // namespace
 
+namespace {
+
+// The launchers and the framework, each with its evidence lines: {"summary", "launchers", "framework"}.
+QJsonObject launchJson(const Incident& inc)
+{
+    auto item = [&inc](const LaunchItem& it) {
+        QJsonArray evidence;
+        for (const LaunchEvidence& e : it.evidence)
+            evidence.append(QJsonObject { { QStringLiteral("file"),
+                                              e.file >= 0 && static_cast<size_t>(e.file) < inc.files.size()
+                                                  ? inc.files[static_cast<size_t>(e.file)].displayPath
+                                                  : QString() },
+                { QStringLiteral("line"), static_cast<double>(e.line) },
+                { QStringLiteral("text"), e.text } });
+        return QJsonObject { { QStringLiteral("id"), it.id }, { QStringLiteral("name"), it.name },
+            { QStringLiteral("given"), it.given }, { QStringLiteral("evidence"), evidence } };
+    };
+    QJsonArray launchers;
+    for (const LaunchItem& it : inc.launch.launchers)
+        launchers.append(item(it));
+    return QJsonObject { { QStringLiteral("summary"), orNull(inc.launchSentence()) },
+        { QStringLiteral("launchers"), launchers },
+        { QStringLiteral("framework"),
+            inc.launch.framework.id.isEmpty() ? QJsonValue() : QJsonValue(item(inc.launch.framework)) } };
+}
+
+} // namespace
+
 QJsonObject reportJson(const ReportInput& in)
 {
     const Incident& inc = *in.incident;
@@ -68,6 +96,7 @@ QJsonObject reportJson(const ReportInput& in)
     inputs[QStringLiteral("attempt")] = inc.label;
     inputs[QStringLiteral("attempts")] = toArray(in.attempts);
     root[QStringLiteral("inputs")] = inputs;
+    root[QStringLiteral("launch")] = launchJson(inc);
 
     root[QStringLiteral("initiating")] =
         d.initiatingEvent >= 0 ? QJsonValue(eventRef(inc, cat, d.initiatingEvent)) : QJsonValue();

@@ -61,6 +61,8 @@ QString render(const ReportInput& in, const Style& s)
     if (!d.confidence.isEmpty())
         out += s.item(QStringLiteral("confidence: %1 (%2)")
                           .arg(d.confidence, d.confidenceReasons.join(QStringLiteral("; "))));
+    if (const QString launch = inc.launchSentence(); !launch.isEmpty())
+        out += s.item(launch);
     if (d.initiatingEvent >= 0) {
         const LogEvent& e = inc.events[static_cast<size_t>(d.initiatingEvent)];
         out += s.heading(QStringLiteral("Initiating event"));

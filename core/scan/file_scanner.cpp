@@ -124,6 +124,7 @@ std::vector<FileScan> splitRestarts(FileScan&& scan)
         part.hints.attempt = static_cast<int>(k);
         part.segment = static_cast<int>(k);
         part.yearSeen = scan.yearSeen;
+        part.launch = scan.launch; // the same launcher and framework before and after a restart
         const qint64 firstOffset = k == 0 ? 0 : scan.restartOffsets[k - 1];
         const qint64 endOffset = k + 1 < n ? scan.restartOffsets[k] : scan.info.bytes;
         part.info.bytes = endOffset - firstOffset;

@@ -101,6 +101,7 @@ LineScanner::LineScanner(FileScan& out, const ScanContext& ctx, int fileIndex)
     , m_prefilter(ctx.matcher ? ctx.matcher->literalPrefilter() : nullptr)
     , m_file(fileIndex)
     , m_records(out, ctx)
+    , m_launch(out.launch)
 {
 }
 
@@ -180,8 +181,14 @@ void LineScanner::line(std::string_view raw, qint64 offset, bool cut)
         m_records.stampSeen(p.stamp, m_lineNo);
     }
 
-    if (m_records.continueRecord(p, c, text, m_lineNo))
+    m_launch.lookPrefix(p, text, m_lineNo);
+    if (m_records.continueRecord(p, c, text, m_lineNo)) {
+        // A traceback's frames name the framework ("deepspeed/runtime/engine.py"); the prefilter knows
+        // every cue's phrase, and records are few.
+        if (!m_launch.done() && (!m_prefilter || m_prefilter->mayMatch(text)))
+            m_launch.lookText(text, p, m_lineNo);
         return;
+    }
 
     ++st.counts[static_cast<size_t>(c.severity)];
     readFacts(p, text);
@@ -199,6 +206,8 @@ void LineScanner::line(std::string_view raw, qint64 offset, bool cut)
     MatchResult match;
     if (mayMatch)
         match = m_ctx.matcher->matchPrefiltered(text);
+    if (mayMatch || !m_prefilter) // the prefilter passes every launch cue (kLaunchPhrases)
+        m_launch.lookText(text, p, m_lineNo);
     Severity severity = c.severity;
     int role = kUnmatchedRoleRank;
     if (match) {

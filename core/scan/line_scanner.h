@@ -5,6 +5,7 @@
 // change). scanFile() feeds it the file's lines in order.
 #pragma once
 
+#include "launch_detect.h"
 #include "line_prefix.h"
 #include "record_builder.h"
 #include "repeated_glog_prefix.h"
@@ -99,6 +100,7 @@ private:
     RecordBuilder m_records;
     RepeatedNcclPrefix m_repeat;
     RepeatedGlogPrefix m_glog;
+    LaunchDetector m_launch;
     struct StepDigits
     {
         char digits[20];

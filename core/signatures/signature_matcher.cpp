@@ -2,6 +2,7 @@
 // One RE2::Set over all patterns, gated by FilteredRE2's required literals ("atoms").
 #include "signature_matcher.h"
 
+#include "launch_info.h"
 #include "literal_prefilter.h"
 
 #include <algorithm>
@@ -96,6 +97,8 @@ SignatureMatcher::SignatureMatcher(const Catalog& catalog, MatcherOptions matche
     for (const std::string_view phrase : kRestartPhrases)
         scannerPatterns.push_back(RE2::QuoteMeta(std::string(phrase)));
     for (const std::string_view phrase : kFailurePhrases)
+        scannerPatterns.push_back(RE2::QuoteMeta(std::string(phrase)));
+    for (const std::string_view phrase : kLaunchPhrases) // launch_info.h: the launch detector's cues
         scannerPatterns.push_back(RE2::QuoteMeta(std::string(phrase)));
     allPatterns.insert(allPatterns.end(), scannerPatterns.begin(), scannerPatterns.end());
     std::future<std::optional<LiteralPrefilter>> prefilter =

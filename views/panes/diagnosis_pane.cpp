@@ -338,6 +338,8 @@ void DiagnosisPane::setDiagnosis(const Incident* inc, const Diagnosis* d, const 
                           .arg(confidenceColor(d->confidence), d->confidence.toHtmlEscaped(),
                               d->confidenceReasons.join(QStringLiteral("; ")).toHtmlEscaped())));
     }
+    if (const QString launch = inc->launchSentence(); !launch.isEmpty())
+        m_layout->addWidget(richLabel(launch.toHtmlEscaped()));
     if (d->initiatingEvent >= 0) {
         const LogEvent& e = inc->events[static_cast<size_t>(d->initiatingEvent)];
         const FileInfo& f = inc->files[static_cast<size_t>(e.file)];
