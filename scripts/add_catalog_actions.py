@@ -19,15 +19,22 @@ ROOT = os.path.dirname(HERE)
 KERNEL_FAMILIES = {"xid", "kernel", "oom"}
 
 
-def fragment(literal):
-    """The longest run of the literal without a {placeholder}: text the sibling's line always carries."""
+def fragment(literal, own):
+    """The longest run of the sibling's literal without a {placeholder} that the entry's own literal does not
+    carry: text the sibling's line always has and this entry's line does not."""
     parts = [p.strip() for p in re.split(r"\{[A-Za-z_][A-Za-z0-9_]*\}", literal)]
-    return max(parts, key=len)
+    distinct = [p for p in parts if len(p) >= 6 and p not in own]
+    return max(distinct or parts, key=len)
 
 
 def message_discriminator(entry, sibling):
+    if entry["family"] == "xid" and sibling["family"] == "xid":
+        # Every Xid line has the same prefix; the number after it decides.
+        return {"sibling": sibling["id"],
+                "experiment": "read the Xid number of the GPU's first 'NVRM: Xid (PCI:...)' line in dmesg of the node",
+                "outcome": f"{entry['title']}: this entry; {sibling['title']}: the sibling, act on that one"}
     where = "dmesg / journalctl -k of every node" if sibling["family"] in KERNEL_FAMILIES else "the logs of every rank"
-    text = fragment(sibling["literal"]).replace("'", "")
+    text = fragment(sibling["literal"], entry["literal"]).replace("'", "")
     experiment = f"search {where} for '{text}'"
     if sibling["role"] == "cause" and entry["role"] != "cause":
         outcome = f"found at or before this line: {sibling['title']} is the cause and this line follows from it; absent: {entry['title']}"
