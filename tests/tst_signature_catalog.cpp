@@ -10,6 +10,7 @@
 #include <QRegularExpression>
 #include <QSet>
 #include <QTest>
+#include <algorithm>
 #include <re2/re2.h>
 
 using namespace rankscope;
@@ -163,6 +164,8 @@ private Q_SLOTS:
             }
             QStringList templates = s.evidenceCommands + s.verify + s.checklist + s.symptoms;
             templates << s.fix << s.summary << s.literal;
+            for (const FixAction& a : s.actions)
+                templates << a.name << a.value << a.text << a.reason;
             for (const QString& t : std::as_const(templates)) {
                 for (const QString& name : templatePlaceholders(t))
                     QVERIFY2(known.contains(name),
@@ -315,6 +318,75 @@ private Q_SLOTS:
                                        "\"omega port 29500\" is in none of the entry's matched examples")),
             qPrintable(all));
         QVERIFY(report.summary().endsWith(QLatin1String("4 problems")));
+    }
+
+    // Every entry says what to do as typed actions, and tells itself apart from each sibling by exactly
+    // one discriminator: the pairs are covered from both sides.
+    void everyEntryHasActionsAndEverySiblingADiscriminator()
+    {
+        const CatalogLoadResult loaded = loadCatalogDir(kRepoCatalog);
+        QVERIFY(loaded.ok());
+        int pairs = 0;
+        for (const Signature& s : loaded.catalog.signatures) {
+            QVERIFY2(!s.actions.empty(), qPrintable(s.id));
+            QCOMPARE(s.discriminators.size(), static_cast<std::size_t>(s.siblings.size()));
+            for (const QString& sib : s.siblings) {
+                const auto n = std::count_if(s.discriminators.begin(), s.discriminators.end(),
+                    [&](const Discriminator& d) { return d.sibling == sib; });
+                QVERIFY2(n == 1, qPrintable(s.id + QStringLiteral(" / ") + sib));
+                ++pairs;
+            }
+            for (const FixAction& a : s.actions)
+                QVERIFY2(!a.reason.trimmed().isEmpty(), qPrintable(s.id));
+        }
+        QVERIFY(pairs >= 400);
+        const CatalogCheckReport report = checkCatalog(loaded.catalog);
+        QVERIFY2(report.ok(), qPrintable(report.problems.join(QLatin1Char('\n'))));
+    }
+
+    void actionErrorsNameFileEntryAndField()
+    {
+        const CatalogLoadResult loaded = loadCatalogDir(kFixtures + QStringLiteral("/bad-actions"));
+        const QString all = loaded.errors.join(QLatin1Char('\n'));
+        QVERIFY2(all.contains(QLatin1String("actions.json: entry 0 (fixture-unknown-kind): field "
+                                            "'actions'[0].kind: unknown kind 'reboot'")),
+            qPrintable(all));
+        QVERIFY2(all.contains(QLatin1String(
+                     "actions.json: entry 1 (fixture-env-no-value): field 'actions'[0].value: missing")),
+            qPrintable(all));
+        QVERIFY2(all.contains(QLatin1String(
+                     "actions.json: entry 2 (fixture-non-sibling): field "
+                     "'discriminators'[0].sibling: 'fixture-env-no-value' is not in 'siblings'")),
+            qPrintable(all));
+        QVERIFY2(all.contains(QLatin1String("actions.json: entry 4 (fixture-bad-container): field "
+                                            "'actions'[0].name: must be one of shm-size")),
+            qPrintable(all));
+        QCOMPARE(loaded.errors.size(), 4);
+        QCOMPARE(loaded.catalog.signatures.size(), std::size_t { 1 });
+        const Signature& good = loaded.catalog.signatures.front();
+        QCOMPARE(good.id, QStringLiteral("fixture-actions-good"));
+        QCOMPARE(good.actions.size(), std::size_t { 3 });
+        QCOMPARE(fixActionKindName(good.actions[0].kind), QStringLiteral("env"));
+        QCOMPARE(good.actions[1].kind, FixActionKind::Timeout);
+        QCOMPARE(good.actions[2].value, QStringLiteral("16g"));
+        for (FixActionKind k : allFixActionKinds())
+            QCOMPARE(parseFixActionKind(fixActionKindName(k)), std::optional<FixActionKind>(k));
+        QVERIFY(!parseFixActionKind(QStringLiteral("reboot")));
+    }
+
+    void checkRequiresActionsAndADiscriminatorPerSibling()
+    {
+        const CatalogCheckReport report =
+            checkCatalogDir(kFixtures + QStringLiteral("/check-discriminators"));
+        const QString all = report.problems.join(QLatin1Char('\n'));
+        QVERIFY2(
+            all.contains(QLatin1String("pairs.json: entry 0 (fixture-pair-a): field 'discriminators': none "
+                                       "for sibling 'fixture-pair-b'")),
+            qPrintable(all));
+        QVERIFY2(
+            all.contains(QLatin1String("pairs.json: entry 1 (fixture-pair-b): field 'actions': missing")),
+            qPrintable(all));
+        QCOMPARE(report.problems.size(), 2);
     }
 
     void missingDirectoryIsAnError()

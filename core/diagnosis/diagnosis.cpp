@@ -38,6 +38,7 @@ void renderSignatureTexts(const Signature& sig, const RenderContext& ctx, Diagno
             d.checklist.push_back(item);
     }
     d.siblings = sig.siblings;
+    d.fixContext = ctx;
 }
 
 } // namespace detail

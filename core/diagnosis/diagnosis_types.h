@@ -6,6 +6,7 @@
 
 #include "log_model.h"
 #include "signature_catalog.h"
+#include "template_render.h"
 #include "text_util.h"
 
 #include <QString>
@@ -74,6 +75,9 @@ struct Diagnosis
     QString summary; // the signature's summary, rendered
     QString fix; // rendered
     QStringList verify, checklist, evidenceCommands, siblings;
+    // The values the fix was rendered with, so a report or view can render the signature's typed actions
+    // (fix_render.h) in whichever launcher and framework idiom it shows.
+    RenderContext fixContext;
     std::vector<CollateralGroup> collateral;
     std::vector<int> collateralEvents; // every event counted in collateral
     std::vector<Suspect> suspects;

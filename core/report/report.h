@@ -5,6 +5,7 @@
 
 #include "control_compare.h"
 #include "diagnosis.h"
+#include "fix_render.h"
 #include "log_model.h"
 #include "signature_catalog.h"
 
@@ -22,7 +23,12 @@ struct ReportInput
     QString topologyText; // the topology section for text/markdown
     QStringList attempts; // labels of every attempt, when there are several
     const Divergence* divergence = nullptr; // the comparison with a healthy run, when one was made
+    FixIdiom idiom; // the launcher and framework the typed fix actions are written for (empty: the default)
 };
+
+// The signature's typed fix actions, rendered in `in.idiom` with the diagnosis' values; empty when no
+// signature matched.
+std::vector<RenderedFixAction> reportFixActions(const ReportInput& in);
 
 QJsonObject reportJson(const ReportInput& in);
 QString reportText(const ReportInput& in);

@@ -56,6 +56,16 @@ QString reportHtml(const ReportInput& in, const QByteArray& topologySvg, const Q
         h += QStringLiteral("<div class=\"cols\"><div><h2>Fix</h2><pre>%1</pre></div><div><h2>Verify (shown, "
                             "never run)</h2><pre>%2</pre></div></div>")
                  .arg(esc(d.fix), esc(d.verify.join(QLatin1Char('\n'))));
+        const std::vector<RenderedFixAction> actions = reportFixActions(in);
+        if (!actions.empty()) {
+            h += QStringLiteral("<h2>Actions</h2><ol>");
+            for (const RenderedFixAction& a : actions)
+                h += a.isCommand ? QStringLiteral("<li><b>%1</b>: %2<pre>%3</pre></li>")
+                                       .arg(esc(renderedActionHeading(a)), esc(a.reason), esc(a.text))
+                                 : QStringLiteral("<li><b>%1</b>: %2 %3</li>")
+                                       .arg(esc(renderedActionHeading(a)), esc(a.text), esc(a.reason));
+            h += QStringLiteral("</ol>");
+        }
         if (!d.checklist.isEmpty())
             h += QStringLiteral("<h2>Checklist</h2>") + list(d.checklist);
         if (!d.evidenceCommands.isEmpty())

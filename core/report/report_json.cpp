@@ -114,6 +114,17 @@ QJsonObject reportJson(const ReportInput& in)
             sig[QStringLiteral("id")] = QJsonValue();
         }
         sig[QStringLiteral("fix")] = d.fix;
+        QJsonArray actions;
+        for (const RenderedFixAction& a : reportFixActions(in)) {
+            QJsonObject o;
+            o[QStringLiteral("kind")] = fixActionKindName(a.kind);
+            o[QStringLiteral("text")] = a.text;
+            o[QStringLiteral("reason")] = a.reason;
+            o[QStringLiteral("idiom")] = a.idiom;
+            o[QStringLiteral("command")] = a.isCommand;
+            actions.append(o);
+        }
+        sig[QStringLiteral("actions")] = actions;
         sig[QStringLiteral("verify")] = toArray(d.verify);
         sig[QStringLiteral("checklist")] = toArray(d.checklist);
         sig[QStringLiteral("evidence_commands")] = toArray(d.evidenceCommands);

@@ -51,6 +51,27 @@ QString eventWhere(const Incident& inc, const LogEvent& e)
     return who.isEmpty() ? where : QStringLiteral("%1 — %2").arg(who.join(QStringLiteral(", ")), where);
 }
 
+// Each action after the fix prose: its kind and idiom, why, and the command or snippet to copy.
+QString actionsSection(const ReportInput& in, const Style& s)
+{
+    const std::vector<RenderedFixAction> actions = reportFixActions(in);
+    if (actions.empty())
+        return {};
+    QString out = s.heading(QStringLiteral("Actions"));
+    int n = 0;
+    for (const RenderedFixAction& a : actions) {
+        const QString head =
+            s.markdown ? QStringLiteral("**%1**").arg(renderedActionHeading(a)) : renderedActionHeading(a);
+        if (a.isCommand) {
+            out += s.numbered(++n, QStringLiteral("%1: %2").arg(head, a.reason));
+            out += s.code(a.text.split(QLatin1Char('\n')), QStringLiteral("sh"));
+        } else {
+            out += s.numbered(++n, QStringLiteral("%1: %2 %3").arg(head, a.text, a.reason));
+        }
+    }
+    return out;
+}
+
 QString render(const ReportInput& in, const Style& s)
 {
     const Incident& inc = *in.incident;
@@ -79,6 +100,7 @@ QString render(const ReportInput& in, const Style& s)
         out += s.code(QStringList { e.text } + e.continuation.mid(0, 12));
         out += s.heading(QStringLiteral("Fix"));
         out += s.markdown ? d.fix + QLatin1Char('\n') : s.code(d.fix.split(QLatin1Char('\n')));
+        out += actionsSection(in, s);
         out += s.heading(QStringLiteral("Verify (shown, never run)"));
         out += s.code(d.verify, QStringLiteral("sh"));
         if (!d.evidenceCommands.isEmpty()) {
@@ -98,6 +120,7 @@ QString render(const ReportInput& in, const Style& s)
         out += s.item(d.summary);
         out += s.heading(QStringLiteral("Fix"));
         out += s.markdown ? d.fix + QLatin1Char('\n') : s.code(d.fix.split(QLatin1Char('\n')));
+        out += actionsSection(in, s);
         out += s.heading(QStringLiteral("Verify (shown, never run)"));
         out += s.code(d.verify, QStringLiteral("sh"));
         if (!d.checklist.isEmpty()) {

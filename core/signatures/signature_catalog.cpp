@@ -36,7 +36,8 @@ const QSet<QString> kKnownFields = { QStringLiteral("id"), QStringLiteral("title
     QStringLiteral("evidence_commands"), QStringLiteral("verify"), QStringLiteral("siblings"),
     QStringLiteral("references"), QStringLiteral("examples"), QStringLiteral("severity"),
     QStringLiteral("fingerprint"), QStringLiteral("fallback"), QStringLiteral("refines"),
-    QStringLiteral("when"), QStringLiteral("stall") };
+    QStringLiteral("when"), QStringLiteral("stall"), QStringLiteral("actions"),
+    QStringLiteral("discriminators") };
 
 // Collects the message of a JSON syntax error (the DOM parser with exceptions off only says "discarded").
 struct ParseErrorCollector : nlohmann::json_sax<json>
@@ -168,6 +169,142 @@ private:
     bool m_failed = false;
 };
 
+// A string member of an action or discriminator object; "" when absent.
+QString member(const json& object, const char* key)
+{
+    if (!object.contains(key) || !object.at(key).is_string())
+        return {};
+    return qs(object.at(key).get_ref<const std::string&>());
+}
+
+std::vector<FixAction> readActions(EntryReader& r, const json& v)
+{
+    static const QSet<QString> keys = { QStringLiteral("kind"), QStringLiteral("name"),
+        QStringLiteral("value"), QStringLiteral("text"), QStringLiteral("reason") };
+    static const QRegularExpression envName(QStringLiteral("^[A-Z_][A-Z0-9_]*$"));
+    static const QRegularExpression seconds(QStringLiteral("^[1-9][0-9]*$"));
+    const QString field = QStringLiteral("actions");
+    std::vector<FixAction> out;
+    if (!v.is_array()) {
+        r.error(field, QStringLiteral("must be an array of {kind, name, value, text, reason}"));
+        return out;
+    }
+    for (std::size_t i = 0; i < v.size(); ++i) {
+        const QString at = EntryReader::at(i);
+        const json& a = v[i];
+        if (!a.is_object()) {
+            r.error(field, QStringLiteral("must be an object"), at);
+            continue;
+        }
+        bool bad = false;
+        auto fail = [&](const QString& sub, const QString& message) {
+            r.error(field, message, at + sub);
+            bad = true;
+        };
+        for (auto it = a.begin(); it != a.end(); ++it) {
+            if (!keys.contains(qs(it.key())))
+                fail(QLatin1Char('.') + qs(it.key()), QStringLiteral("unknown field"));
+            else if (!it->is_string())
+                fail(QLatin1Char('.') + qs(it.key()), QStringLiteral("must be a string"));
+        }
+        FixAction act;
+        const QString kind = member(a, "kind");
+        const auto parsed = parseFixActionKind(kind);
+        if (!parsed) {
+            QStringList names;
+            for (FixActionKind k : allFixActionKinds())
+                names << fixActionKindName(k);
+            fail(QStringLiteral(".kind"),
+                (kind.isEmpty() ? QStringLiteral("missing")
+                                : QStringLiteral("unknown kind '") + kind + QLatin1Char('\''))
+                    + QStringLiteral(" (one of ") + names.join(QStringLiteral(", ")) + QLatin1Char(')'));
+            continue;
+        }
+        act.kind = *parsed;
+        act.name = member(a, "name");
+        act.value = member(a, "value");
+        act.text = member(a, "text");
+        act.reason = member(a, "reason");
+        if (act.reason.trimmed().isEmpty())
+            fail(QStringLiteral(".reason"), QStringLiteral("missing: every action says why"));
+        switch (act.kind) {
+        case FixActionKind::Env:
+            if (!envName.match(act.name).hasMatch())
+                fail(QStringLiteral(".name"),
+                    QStringLiteral("must be an environment variable name [A-Z_][A-Z0-9_]*"));
+            if (act.value.trimmed().isEmpty())
+                fail(QStringLiteral(".value"), QStringLiteral("missing: the value to set"));
+            break;
+        case FixActionKind::Timeout:
+            if (!seconds.match(act.value).hasMatch())
+                fail(QStringLiteral(".value"), QStringLiteral("must be the timeout in whole seconds"));
+            break;
+        case FixActionKind::Container:
+            if (!containerSettingNames().contains(act.name))
+                fail(QStringLiteral(".name"),
+                    QStringLiteral("must be one of ") + containerSettingNames().join(QStringLiteral(", ")));
+            else if (containerSettingNeedsValue(act.name) && act.value.trimmed().isEmpty())
+                fail(QStringLiteral(".value"),
+                    QStringLiteral("missing: '") + act.name + QStringLiteral("' needs a value"));
+            break;
+        case FixActionKind::Kernel:
+        case FixActionKind::Node:
+        case FixActionKind::Code:
+            if (act.text.trimmed().isEmpty())
+                fail(QStringLiteral(".text"), QStringLiteral("missing: the action, one sentence"));
+            break;
+        case FixActionKind::Upgrade:
+            if (act.name.trimmed().isEmpty())
+                fail(QStringLiteral(".name"), QStringLiteral("missing: the component to upgrade"));
+            if (act.value.trimmed().isEmpty())
+                fail(QStringLiteral(".value"), QStringLiteral("missing: the version that fixes it"));
+            break;
+        }
+        if (!bad)
+            out.push_back(std::move(act));
+    }
+    return out;
+}
+
+std::vector<Discriminator> readDiscriminators(EntryReader& r, const json& v)
+{
+    static const QSet<QString> keys = { QStringLiteral("sibling"), QStringLiteral("experiment"),
+        QStringLiteral("outcome") };
+    const QString field = QStringLiteral("discriminators");
+    std::vector<Discriminator> out;
+    if (!v.is_array()) {
+        r.error(field, QStringLiteral("must be an array of {sibling, experiment, outcome}"));
+        return out;
+    }
+    for (std::size_t i = 0; i < v.size(); ++i) {
+        const QString at = EntryReader::at(i);
+        const json& d = v[i];
+        if (!d.is_object()) {
+            r.error(field, QStringLiteral("must be an object"), at);
+            continue;
+        }
+        bool bad = false;
+        for (auto it = d.begin(); it != d.end(); ++it) {
+            if (!keys.contains(qs(it.key())) || !it->is_string()) {
+                r.error(field, QStringLiteral("unknown or non-string field"),
+                    at + QLatin1Char('.') + qs(it.key()));
+                bad = true;
+            }
+        }
+        Discriminator disc { member(d, "sibling"), member(d, "experiment"), member(d, "outcome") };
+        for (const auto& [key, text] : { std::pair { "sibling", disc.sibling },
+                 std::pair { "experiment", disc.experiment }, std::pair { "outcome", disc.outcome } }) {
+            if (text.trimmed().isEmpty()) {
+                r.error(field, QStringLiteral("missing"), at + QLatin1Char('.') + QLatin1String(key));
+                bad = true;
+            }
+        }
+        if (!bad)
+            out.push_back(std::move(disc));
+    }
+    return out;
+}
+
 std::optional<Signature> readEntry(const json& entry, const QString& fileName, const QString& fileFamily,
     std::size_t index, QStringList& errors)
 {
@@ -213,6 +350,8 @@ std::optional<Signature> readEntry(const json& entry, const QString& fileName, c
     s.summary = r.string("summary");
     s.explanation = r.string("explanation");
     s.fix = r.string("fix");
+    if (entry.contains("actions"))
+        s.actions = readActions(r, entry.at("actions"));
     // An entry that explains a stall (a hang without an error line) is chosen by the diagnosis, not by a
     // line: it needs no pattern and no example.
     if (entry.contains("stall")) {
@@ -231,6 +370,14 @@ std::optional<Signature> readEntry(const json& entry, const QString& fileName, c
     s.evidenceCommands = r.list("evidence_commands", true);
     s.verify = r.list("verify", true);
     s.siblings = r.list("siblings", false);
+    if (entry.contains("discriminators"))
+        s.discriminators = readDiscriminators(r, entry.at("discriminators"));
+    for (std::size_t i = 0; i < s.discriminators.size(); ++i) {
+        if (!s.siblings.contains(s.discriminators[i].sibling))
+            r.error(QStringLiteral("discriminators"),
+                QStringLiteral("'") + s.discriminators[i].sibling + QStringLiteral("' is not in 'siblings'"),
+                EntryReader::at(i) + QStringLiteral(".sibling"));
+    }
     s.references = r.list("references", false);
     for (int i = 0; i < s.references.size(); ++i) {
         if (!s.references[i].startsWith(QLatin1String("https://")))

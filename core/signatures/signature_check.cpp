@@ -4,6 +4,7 @@
 #include "signature_matcher.h"
 #include "template_render.h"
 
+#include <QRegularExpression>
 #include <QSet>
 #include <algorithm>
 
@@ -15,6 +16,53 @@ QString where(const Signature& s)
     return s.sourceFile + QStringLiteral(": entry ") + QString::number(s.sourceIndex) + QStringLiteral(" (")
         + s.id + QLatin1Char(')');
 }
+// Every entry says what to do as typed actions, uses only placeholders it can fill, and tells itself
+// apart from each sibling by exactly one discriminator (so every pair is covered from both sides).
+void checkActions(const Signature& s, QStringList& problems)
+{
+    if (s.actions.empty())
+        problems << where(s)
+                + QStringLiteral(": field 'actions': missing: every entry needs at least one action");
+    QSet<QString> known = { QStringLiteral("host"), QStringLiteral("rank"), QStringLiteral("local_rank"),
+        QStringLiteral("device"), QStringLiteral("nic"), QStringLiteral("log_folder"),
+        QStringLiteral("literal"), QStringLiteral("peer"), QStringLiteral("pid") };
+    static const QRegularExpression group(QStringLiteral("\\(\\?P<([A-Za-z_][A-Za-z0-9_]*)>"));
+    for (const QString& p : s.patterns) {
+        for (auto it = group.globalMatch(p); it.hasNext();)
+            known.insert(it.next().captured(1));
+    }
+    for (std::size_t i = 0; i < s.actions.size(); ++i) {
+        const FixAction& a = s.actions[i];
+        for (const QString& t : { a.name, a.value, a.text, a.reason }) {
+            for (const QString& name : templatePlaceholders(t)) {
+                if (!known.contains(name))
+                    problems << where(s)
+                            + QStringLiteral(": field 'actions'[%1]: placeholder {%2} is neither a "
+                                             "context field nor a capture of the entry")
+                                  .arg(i)
+                                  .arg(name);
+            }
+        }
+    }
+    for (int i = 0; i < s.siblings.size(); ++i) {
+        const auto n = std::count_if(s.discriminators.begin(), s.discriminators.end(),
+            [&](const Discriminator& d) { return d.sibling == s.siblings[i]; });
+        if (n != 1)
+            problems << where(s)
+                    + QStringLiteral(
+                        ": field 'discriminators': %1 for sibling '%2' (siblings[%3]); needs exactly one")
+                          .arg(n == 0 ? QStringLiteral("none") : QString::number(n), s.siblings[i])
+                          .arg(i);
+    }
+    for (std::size_t i = 0; i < s.discriminators.size(); ++i) {
+        if (!s.siblings.contains(s.discriminators[i].sibling))
+            problems << where(s)
+                    + QStringLiteral(": field 'discriminators'[%1].sibling: '%2' is not in 'siblings'")
+                          .arg(i)
+                          .arg(s.discriminators[i].sibling);
+    }
+}
+
 } // namespace
 
 QString CatalogCheckReport::summary() const
@@ -51,6 +99,7 @@ CatalogCheckReport checkCatalog(const Catalog& catalog)
                 report.problems << where(s) + field + QStringLiteral("unknown id '") + s.siblings[i]
                         + QLatin1Char('\'');
         }
+        checkActions(s, report.problems);
         if (!s.refines.isEmpty() && (s.refines == s.id || !ids.contains(s.refines)))
             report.problems << where(s) + QStringLiteral(": field 'refines': unknown id '") + s.refines
                     + QLatin1Char('\'');

@@ -115,6 +115,7 @@ void DiagnosisPane::beginContent()
     m_headline->setWordWrap(true);
     m_layout->addWidget(m_headline);
     m_fix.clear();
+    m_actions.clear();
     m_verify.clear();
     m_checklist = 0;
 }
@@ -208,6 +209,16 @@ QString DiagnosisPane::headlineText() const
 {
     return m_headline ? m_headline->text() : QString();
 }
+void DiagnosisPane::setFixIdiom(const FixIdiom& idiom)
+{
+    m_idiom = idiom;
+}
+
+QStringList DiagnosisPane::actionTexts() const
+{
+    return m_actions;
+}
+
 QString DiagnosisPane::fixText() const
 {
     return m_fix;
@@ -281,6 +292,30 @@ QWidget* DiagnosisPane::commandList(const QStringList& commands)
         grid->addWidget(text, row, 0);
         grid->addWidget(copy, row, 1, Qt::AlignTop);
         ++row;
+    }
+    return box;
+}
+
+QWidget* DiagnosisPane::actionList(const std::vector<RenderedFixAction>& actions)
+{
+    auto* box = new QWidget;
+    auto* v = new QVBoxLayout(box);
+    v->setContentsMargins(0, 0, 0, 0);
+    v->setSpacing(6);
+    for (const RenderedFixAction& a : actions) {
+        const QString head = renderedActionHeading(a);
+        // A command or snippet gets a copy button; a sentence is read, so it stays with its reason.
+        const QString line = a.isCommand
+            ? QStringLiteral("<b>%1</b>: %2").arg(head.toHtmlEscaped(), a.reason.toHtmlEscaped())
+            : QStringLiteral("<b>%1</b>: %2 %3")
+                  .arg(head.toHtmlEscaped(), a.text.toHtmlEscaped(), a.reason.toHtmlEscaped());
+        auto* label = new WrappedLabel(line);
+        label->setWordWrap(true);
+        label->setTextInteractionFlags(Qt::TextSelectableByMouse);
+        v->addWidget(label);
+        if (a.isCommand)
+            v->addWidget(commandList({ a.text }));
+        m_actions << head + QStringLiteral(": ") + a.reason + QLatin1Char('\n') + a.text;
     }
     return box;
 }
@@ -371,6 +406,13 @@ void DiagnosisPane::setDiagnosis(const Incident* inc, const Diagnosis* d, const 
         m_layout->addWidget(columns);
         m_fix = d->fix;
         m_verify = d->verify;
+        // The typed actions after the fix prose, written for the job's launcher and framework.
+        if (cat && d->signature >= 0 && static_cast<std::size_t>(d->signature) < cat->signatures.size()) {
+            const std::vector<RenderedFixAction> actions = renderFixActions(
+                cat->signatures[static_cast<std::size_t>(d->signature)].actions, m_idiom, d->fixContext);
+            if (!actions.empty())
+                m_layout->addWidget(section(tr("Actions"), actionList(actions)));
+        }
 
         if (!d->checklist.isEmpty())
             m_layout->addWidget(section(tr("Checklist"), checklist(d->checklist, incidentKey(*inc, *d))));

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "diagnosis.h"
+#include "fix_render.h"
 #include "log_model.h"
 #include "signature_catalog.h"
 
@@ -26,11 +27,16 @@ public:
     // The three objects must outlive the pane's use of them (until the next call or clear()).
     void setDiagnosis(const Incident* incident, const Diagnosis* diagnosis, const Catalog* catalog);
     void clear();
+    // The launcher and framework the typed fix actions are written for, from the next setDiagnosis on
+    // (empty: torchrun and plain PyTorch).
+    void setFixIdiom(const FixIdiom& idiom);
 
     QString headlineText() const;
     QString fixText() const;
     QStringList verifyCommands() const;
     int checklistCount() const;
+    // Each shown action as "kind (idiom): reason" followed by its text.
+    QStringList actionTexts() const;
 
 Q_SIGNALS:
     void eventActivated(int eventIndex); // a link to an event (initiating, first collateral) was clicked
@@ -40,6 +46,7 @@ private:
     QWidget* section(const QString& title, QWidget* body);
     QWidget* commandList(const QStringList& commands);
     QWidget* checklist(const QStringList& items, const QString& key);
+    QWidget* actionList(const std::vector<RenderedFixAction>& actions);
     QLabel* richLabel(const QString& html);
     void beginContent();
     void endContent();
@@ -59,6 +66,8 @@ private:
     QString m_fix;
     QStringList m_verify;
     int m_checklist = 0;
+    FixIdiom m_idiom;
+    QStringList m_actions;
 };
 
 // A stable key for per-incident state (checklist ticks): the files and the initiating line.

@@ -1,0 +1,50 @@
+// SPDX-License-Identifier: MIT
+// The diagnosis pane shows the signature's typed fix actions after the fix prose, in the idiom it was given.
+#include "analysis.h"
+#include "diagnosis_pane.h"
+
+#include <QApplication>
+#include <QtTest>
+
+using namespace rankscope;
+
+class TestDiagnosisPane : public QObject
+{
+    Q_OBJECT
+private Q_SLOTS:
+    void showsActionsInTheGivenIdiom()
+    {
+        AnalysisRequest request;
+        request.logPaths = { QStringLiteral(RANKSCOPE_TEST_DATA "/sample-job") };
+        const Analysis a = analyze(request);
+        QVERIFY2(a.error.isEmpty(), qPrintable(a.error));
+        const AttemptAnalysis* at = a.currentAttempt();
+        QVERIFY(at && at->diagnosis.signature >= 0);
+        const Signature& sig =
+            a.catalog.catalog.signatures[static_cast<std::size_t>(at->diagnosis.signature)];
+        QVERIFY(!sig.actions.empty());
+
+        DiagnosisPane pane;
+        pane.setDiagnosis(&at->incident, &at->diagnosis, &a.catalog.catalog);
+        const QStringList byDefault = pane.actionTexts();
+        QCOMPARE(byDefault.size(), static_cast<qsizetype>(sig.actions.size()));
+        const bool hasEnv = std::any_of(sig.actions.begin(), sig.actions.end(),
+            [](const FixAction& x) { return x.kind == FixActionKind::Env; });
+        QVERIFY(hasEnv);
+        QVERIFY(byDefault.join(QLatin1Char('\n')).contains(QLatin1String(" torchrun ...")));
+
+        // One line for the caller: the detected launcher and framework.
+        pane.setFixIdiom(FixIdiom { QStringLiteral("slurm"), QStringLiteral("hf-trainer") });
+        pane.setDiagnosis(&at->incident, &at->diagnosis, &a.catalog.catalog);
+        const QString slurm = pane.actionTexts().join(QLatin1Char('\n'));
+        QVERIFY2(slurm.contains(QLatin1String("env (srun): ")), qPrintable(slurm));
+        QVERIFY2(slurm.contains(QLatin1String("srun --export=ALL,")), qPrintable(slurm));
+        QVERIFY(!slurm.contains(QLatin1Char('<')));
+
+        pane.clear();
+        QVERIFY(pane.actionTexts().isEmpty());
+    }
+};
+
+QTEST_MAIN(TestDiagnosisPane)
+#include "tst_diagnosis_pane.moc"
