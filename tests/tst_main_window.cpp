@@ -14,8 +14,10 @@
 #include <QClipboard>
 #include <QFile>
 #include <QLabel>
+#include <QLineEdit>
 #include <QMimeData>
 #include <QRegularExpression>
+#include <QSet>
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QStatusBar>
@@ -271,6 +273,25 @@ private Q_SLOTS:
         // Sorted by first WARN, the initiating rank's (the earliest) comes first.
         table->sortByColumn(RankTableModel::FirstWarnColumn, Qt::AscendingOrder);
         QCOMPARE(rankAt(0), 7);
+        // The timeline's filters narrow the table too: the text filter keeps the ranks whose lanes pass it.
+        QLineEdit* filter = nullptr;
+        for (auto* e : w.findChildren<QLineEdit*>()) {
+            if (e->placeholderText().startsWith(QLatin1String("Filter ranks")))
+                filter = e;
+        }
+        QVERIFY(filter);
+        filter->setText(QStringLiteral("rank 7 "));
+        const TimelineModel& lanes = w.timeline()->model();
+        QSet<int> shownRanks;
+        for (int l = 0; l < lanes.laneCount(); ++l) {
+            if (lanes.laneShown(l) && lanes.lane(l).rank >= 0)
+                shownRanks.insert(lanes.lane(l).rank);
+        }
+        QVERIFY(!shownRanks.isEmpty() && shownRanks.size() < 5);
+        QCOMPARE(model->rowCount(), shownRanks.size());
+        QCOMPARE(rankAt(0), 7);
+        filter->clear();
+        QCOMPARE(model->rowCount(), 5);
     }
 
     // Stop drops a comparison with a healthy run, or a verification, under way: nothing of it is shown,

@@ -52,7 +52,7 @@ inline constexpr std::string_view kLaunchPhrases[] = { "torch.distributed", "tor
     "deepspeedengine", "deepspeed/runtime", "deepspeed.runtime", "] [config.py:", "log_dist]",
     "init_distributed]", "initializing torch distributed", "megatron/", "initialized tensor model parallel",
     "[nemo i", "[nemo w", "nemo_logging", "/vllm/", "vllm.engine", "vllm.worker", "vllm.distributed",
-    "vllm.executor", "llm engine", "processgroupnccl" };
+    "vllm.executor", "llm engine" };
 
 struct LaunchEvidence
 {

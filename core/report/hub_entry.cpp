@@ -82,29 +82,6 @@ void addSection(QString& out, const QString& title, const QStringList& lines, co
         out += bullet + l + QLatin1Char('\n');
 }
 
-// The kind as the catalog spells it. fixActionKindName() is declared with the value types, but its
-// definition arrives with the loader of the actions; this one keeps the hub independent of that order.
-QString kindWord(FixActionKind kind)
-{
-    switch (kind) {
-    case FixActionKind::Env:
-        return QStringLiteral("env");
-    case FixActionKind::Timeout:
-        return QStringLiteral("timeout");
-    case FixActionKind::Container:
-        return QStringLiteral("container");
-    case FixActionKind::Kernel:
-        return QStringLiteral("kernel");
-    case FixActionKind::Node:
-        return QStringLiteral("node");
-    case FixActionKind::Code:
-        return QStringLiteral("code");
-    case FixActionKind::Upgrade:
-        return QStringLiteral("upgrade");
-    }
-    return {};
-}
-
 } // namespace
 
 QString describeFixAction(const FixAction& a)
@@ -131,7 +108,7 @@ QString describeFixAction(const FixAction& a)
     }
     if (what.isEmpty())
         what = a.text;
-    QString line = kindWord(a.kind) + QStringLiteral(": ") + what;
+    QString line = fixActionKindName(a.kind) + QStringLiteral(": ") + what;
     if (!a.reason.isEmpty())
         line += QStringLiteral(" — ") + a.reason;
     return line;

@@ -10,6 +10,11 @@
 
 namespace rankscope {
 
+// The idiom the typed fix actions are written in, from the launchers and framework the logs showed (or
+// --launcher/--framework gave): the outermost launcher sets the environment (srun's --export for torchrun
+// under Slurm, a pod's env: under Kubernetes), the framework raises the timeout.
+FixIdiom fixIdiomFor(const LaunchInfo& launch);
+
 // The attempt labelled attempt_N (N >= 0), or nullptr when no attempt has that label.
 const AttemptAnalysis* attemptByNumber(const Analysis& analysis, int number);
 

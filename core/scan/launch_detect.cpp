@@ -30,6 +30,9 @@ struct Cue
     LaunchKind kind;
     std::string_view literal;
     Where where = Where::Anywhere;
+    // Looked for on WARN-or-worse lines, which the scanner reads whatever the prefilter says: c10d's
+    // "ProcessGroupNCCL" is in every PyTorch warning, and as a prefilter atom it would pass them all.
+    bool warnLines = false;
 };
 
 constexpr Cue kCues[] = {
@@ -97,7 +100,7 @@ constexpr Cue kCues[] = {
     { LaunchKind::Vllm, "LLM engine", Where::EngineInit },
     { LaunchKind::Torch, "torch.distributed" },
     { LaunchKind::Torch, "torch/distributed" },
-    { LaunchKind::Torch, "ProcessGroupNCCL" },
+    { LaunchKind::Torch, "ProcessGroupNCCL", Where::Anywhere, true },
 };
 
 // Every cue is at least kMinCue bytes, so any occurrence holds a whole 4-byte gram that starts at a multiple
@@ -297,8 +300,10 @@ unsigned LaunchDetector::kindsInPrefix(const LinePrefix& p, std::string_view tex
 std::vector<std::string_view> launchCueLiterals()
 {
     std::vector<std::string_view> out;
-    for (const Cue& c : kCues)
-        out.push_back(c.literal);
+    for (const Cue& c : kCues) {
+        if (!c.warnLines)
+            out.push_back(c.literal);
+    }
     return out;
 }
 

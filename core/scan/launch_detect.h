@@ -19,7 +19,8 @@
 
 namespace rankscope {
 
-// The literal of every text cue, for the test that each holds one of kLaunchPhrases.
+// The literal of every text cue read on lines the prefilter passed, for the test that each holds one of
+// kLaunchPhrases (a cue read on WARN-or-worse lines only needs none).
 std::vector<std::string_view> launchCueLiterals();
 
 class LaunchDetector

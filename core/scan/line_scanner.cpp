@@ -206,7 +206,8 @@ void LineScanner::line(std::string_view raw, qint64 offset, bool cut)
     MatchResult match;
     if (mayMatch)
         match = m_ctx.matcher->matchPrefiltered(text);
-    if (mayMatch || !m_prefilter) // the prefilter passes every launch cue (kLaunchPhrases)
+    // The prefilter passes every launch cue (kLaunchPhrases) but those read on WARN-or-worse lines.
+    if (mayMatch || !m_prefilter || (c.severity >= Severity::Warn && !m_launch.done()))
         m_launch.lookText(text, p, m_lineNo);
     Severity severity = c.severity;
     int role = kUnmatchedRoleRank;

@@ -296,13 +296,13 @@ QWidget* DiagnosisPane::commandList(const QStringList& commands)
     return box;
 }
 
-QWidget* DiagnosisPane::actionList(const std::vector<RenderedFixAction>& actions)
+QWidget* DiagnosisPane::actionList(const std::vector<FixAction>& actions, const RenderContext& context)
 {
     auto* box = new QWidget;
     auto* v = new QVBoxLayout(box);
     v->setContentsMargins(0, 0, 0, 0);
     v->setSpacing(6);
-    for (const RenderedFixAction& a : actions) {
+    const auto addAction = [this](QVBoxLayout* into, const RenderedFixAction& a) {
         const QString head = renderedActionHeading(a);
         // A command or snippet gets a copy button; a sentence is read, so it stays with its reason.
         const QString line = a.isCommand
@@ -312,10 +312,46 @@ QWidget* DiagnosisPane::actionList(const std::vector<RenderedFixAction>& actions
         auto* label = new WrappedLabel(line);
         label->setWordWrap(true);
         label->setTextInteractionFlags(Qt::TextSelectableByMouse);
-        v->addWidget(label);
+        into->addWidget(label);
         if (a.isCommand)
-            v->addWidget(commandList({ a.text }));
-        m_actions << head + QStringLiteral(": ") + a.reason + QLatin1Char('\n') + a.text;
+            into->addWidget(commandList({ a.text }));
+    };
+    bool any = false;
+    for (const FixAction& action : actions) {
+        const std::optional<RenderedFixAction> a = renderFixAction(action, m_idiom, context);
+        if (!a)
+            continue;
+        any = true;
+        addAction(v, *a);
+        m_actions << renderedActionHeading(*a) + QStringLiteral(": ") + a->reason + QLatin1Char('\n')
+                + a->text;
+        const std::vector<RenderedFixAction> others = renderFixAlternatives(action, m_idiom, context);
+        if (others.empty())
+            continue;
+        // The other idioms one click away: a user whose job runs another way than the logs showed.
+        auto* more = new QToolButton;
+        more->setObjectName(QStringLiteral("otherIdioms"));
+        more->setCheckable(true);
+        more->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
+        more->setArrowType(Qt::RightArrow);
+        more->setAutoRaise(true);
+        more->setText(tr("Written for another launcher or framework (%1)").arg(others.size()));
+        auto* list = new QWidget;
+        auto* lv = new QVBoxLayout(list);
+        lv->setContentsMargins(16, 0, 0, 0);
+        for (const RenderedFixAction& o : others)
+            addAction(lv, o);
+        list->setVisible(false);
+        connect(more, &QToolButton::toggled, list, [more, list](bool on) {
+            list->setVisible(on);
+            more->setArrowType(on ? Qt::DownArrow : Qt::RightArrow);
+        });
+        v->addWidget(more);
+        v->addWidget(list);
+    }
+    if (!any) {
+        delete box;
+        return nullptr;
     }
     return box;
 }
@@ -408,10 +444,9 @@ void DiagnosisPane::setDiagnosis(const Incident* inc, const Diagnosis* d, const 
         m_verify = d->verify;
         // The typed actions after the fix prose, written for the job's launcher and framework.
         if (cat && d->signature >= 0 && static_cast<std::size_t>(d->signature) < cat->signatures.size()) {
-            const std::vector<RenderedFixAction> actions = renderFixActions(
-                cat->signatures[static_cast<std::size_t>(d->signature)].actions, m_idiom, d->fixContext);
-            if (!actions.empty())
-                m_layout->addWidget(section(tr("Actions"), actionList(actions)));
+            if (QWidget* actions = actionList(
+                    cat->signatures[static_cast<std::size_t>(d->signature)].actions, d->fixContext))
+                m_layout->addWidget(section(tr("Actions"), actions));
         }
 
         if (!d->checklist.isEmpty())

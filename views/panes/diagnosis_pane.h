@@ -46,7 +46,9 @@ private:
     QWidget* section(const QString& title, QWidget* body);
     QWidget* commandList(const QStringList& commands);
     QWidget* checklist(const QStringList& items, const QString& key);
-    QWidget* actionList(const std::vector<RenderedFixAction>& actions);
+    // The actions in the job's idiom; each that another launcher or framework writes differently has a
+    // button that shows those ways too.
+    QWidget* actionList(const std::vector<FixAction>& actions, const RenderContext& context);
     QLabel* richLabel(const QString& html);
     void beginContent();
     void endContent();

@@ -9,9 +9,10 @@
 
 #include <QApplication>
 #include <QClipboard>
-#include <QDesktopServices>
+#include <QCursor>
 #include <QFontDatabase>
 #include <QGridLayout>
+#include <QGuiApplication>
 #include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
@@ -21,6 +22,7 @@
 #include <QTextDocument>
 #include <QTimer>
 #include <QToolButton>
+#include <QToolTip>
 #include <QTreeView>
 #include <QUrl>
 #include <QVBoxLayout>
@@ -229,8 +231,11 @@ void HubPanel::onLink(const QString& link)
 {
     if (link.startsWith(QLatin1String("sig:")))
         showSignature(link.mid(4));
-    else if (link.startsWith(QLatin1String("https://")) || link.startsWith(QLatin1String("http://")))
-        QDesktopServices::openUrl(QUrl(link)); // a reference, opened only when the user clicks it
+    else if (link.startsWith(QLatin1String("https://")) || link.startsWith(QLatin1String("http://"))) {
+        // Rankscope never goes on the network, not even through a browser: the link is copied.
+        QGuiApplication::clipboard()->setText(link);
+        QToolTip::showText(QCursor::pos(), tr("Link copied: %1").arg(link), this);
+    }
 }
 
 QWidget* HubPanel::commandList(const QStringList& commands)

@@ -2,6 +2,7 @@
 #include "wrapped_label.h"
 
 #include <QEvent>
+#include <QFontMetricsF>
 #include <QStyle>
 #include <QTextBlock>
 #include <QTextBoundaryFinder>
@@ -113,6 +114,7 @@ void WrappedLabel::measureWords() const
     if (isRichText())
         f.setBold(true);
     const QFontMetrics fm(f);
+    const QFontMetricsF fmf(f);
     struct Run
     {
         QString text;
@@ -147,8 +149,11 @@ void WrappedLabel::measureWords() const
     for (const Run& run : runs) {
         if (run.indentation + static_cast<int>(run.text.size()) * maxChar <= m_widestWord)
             continue;
-        // +1: QTextDocument sums sub-pixel advances and rounds the total up.
-        m_widestWord = std::max(m_widestWord, run.indentation + fm.horizontalAdvance(run.text) + 1);
+        // QTextDocument sums sub-pixel advances and rounds the total up: so does this, with a pixel to
+        // spare (the integer advance of a long run can fall a pixel short of that).
+        const int advance = static_cast<int>(std::ceil(fmf.horizontalAdvance(run.text)));
+        m_widestWord =
+            std::max(m_widestWord, run.indentation + std::max(advance, fm.horizontalAdvance(run.text)) + 1);
     }
 }
 

@@ -7,6 +7,7 @@
 #include "pasted_copy.h"
 #include "rank_table_model.h"
 #include "rediagnose.h"
+#include "report_input.h"
 #include "severity_palette.h"
 #include "timeline_view.h"
 #include "topology_view.h"
@@ -298,6 +299,7 @@ void MainWindow::applyView(IncidentViewModel& view)
     m_timeline->setModel(std::move(view.timeline));
     if (view.hasRange)
         m_timeline->setVisibleRange(view.rangeStart, view.rangeEnd);
+    m_diagnosis->setFixIdiom(fixIdiomFor(a->incident.launch));
     m_diagnosis->setDiagnosis(&a->incident, &d, &m_analysis->catalog.catalog);
     const int initRank =
         d.initiatingEvent >= 0 ? a->incident.events[static_cast<size_t>(d.initiatingEvent)].rank : -1;
