@@ -63,6 +63,8 @@ std::vector<FileScan> scanAll(const std::vector<InputFile>& files, const LoadOpt
             if (k >= files.size() || (cancel && cancel->isCancelled()))
                 return;
             const size_t i = order[k];
+            // `order` is a permutation and `next` hands each k out once: slot i is this thread's alone.
+            Q_ASSERT(i < scans.size() && scans[i].info.lines == 0 && scans[i].events.empty());
             scans[i] = scanFile(files[i], static_cast<int>(i), ctx);
         }
     };

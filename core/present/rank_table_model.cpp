@@ -58,6 +58,7 @@ QVariant RankTableModel::data(const QModelIndex& index, int role) const
 {
     if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
         return {};
+    Q_ASSERT(index.column() < ColumnCount); // checkIndex holds it; the column switches below rely on it
     const RankRow& row = m_rows[static_cast<size_t>(index.row())];
     switch (role) {
     case Qt::DisplayRole:

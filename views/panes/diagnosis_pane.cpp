@@ -257,6 +257,7 @@ QWidget* DiagnosisPane::section(const QString& title, QWidget* body)
     v->setContentsMargins(0, 0, 0, 0);
     v->setSpacing(4);
     auto* t = new WrappedLabel(QStringLiteral("<b>%1</b>").arg(title.toHtmlEscaped()));
+    t->setWordWrap(true); // a title can hold a long path ("Evidence: /data/runs/…/log.txt")
     v->addWidget(t);
     v->addWidget(body);
     return box;
@@ -335,7 +336,8 @@ QWidget* DiagnosisPane::actionList(const std::vector<FixAction>& actions, const 
         more->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
         more->setArrowType(Qt::RightArrow);
         more->setAutoRaise(true);
-        more->setText(tr("Written for another launcher or framework (%1)").arg(others.size()));
+        more->setText(action.kind == FixActionKind::Timeout ? tr("Other frameworks (%1)").arg(others.size())
+                                                            : tr("Other launchers (%1)").arg(others.size()));
         auto* list = new QWidget;
         auto* lv = new QVBoxLayout(list);
         lv->setContentsMargins(16, 0, 0, 0);
