@@ -39,6 +39,8 @@ QByteArray render(const ReportInput& report, const QString& format)
 {
     if (format == QLatin1String("json"))
         return QJsonDocument(reportJson(report)).toJson(QJsonDocument::Indented);
+    if (format == QLatin1String("html")) // the window's export adds the drawings; here the text is all
+        return reportHtml(report, {}, {}).toUtf8();
     return (format == QLatin1String("markdown") ? reportMarkdown(report) : reportText(report)).toUtf8();
 }
 
@@ -47,14 +49,15 @@ QByteArray render(const ReportInput& report, const QString& format)
 int runDiagnoseCommand(const QStringList& args)
 {
     CommandParser cli(QStringLiteral("diagnose"),
-        QStringLiteral("PATH... [--topology FILE]... [--format text|json|markdown] [--signatures DIR]...\n"
-                       "                          [--attempt N] [--control HEALTHY_RUN] [--host NAME]\n"
-                       "                          [--launcher ID] [--framework ID]"),
+        QStringLiteral(
+            "PATH... [--topology FILE]... [--format text|json|markdown|html] [--signatures DIR]...\n"
+            "                          [--attempt N] [--control HEALTHY_RUN] [--host NAME]\n"
+            "                          [--launcher ID] [--framework ID]"),
         QStringLiteral("Diagnoses why a distributed training job died, from its logs."));
     QCommandLineParser& p = cli.parser();
     const QCommandLineOption format({ QStringLiteral("f"), QStringLiteral("format") },
-        QStringLiteral("Report format: text, json or markdown (default: text)."), QStringLiteral("FORMAT"),
-        QStringLiteral("text"));
+        QStringLiteral("Report format: text, json, markdown or html (default: text)."),
+        QStringLiteral("FORMAT"), QStringLiteral("text"));
     const QCommandLineOption topology({ QStringLiteral("t"), QStringLiteral("topology") },
         QStringLiteral("A topology capture (nvidia-smi, rocm-smi, NCCL or hwloc XML); repeatable."),
         QStringLiteral("FILE"));
@@ -82,8 +85,10 @@ int runDiagnoseCommand(const QStringList& args)
         return *done;
 
     const QString fmt = p.value(format);
-    if (fmt != QLatin1String("text") && fmt != QLatin1String("json") && fmt != QLatin1String("markdown"))
-        return cli.usageError(QStringLiteral("--format must be text, json or markdown, not %1").arg(fmt));
+    if (fmt != QLatin1String("text") && fmt != QLatin1String("json") && fmt != QLatin1String("markdown")
+        && fmt != QLatin1String("html"))
+        return cli.usageError(
+            QStringLiteral("--format must be text, json, markdown or html, not %1").arg(fmt));
     int attemptNumber = -1;
     if (p.isSet(attempt)) {
         bool ok = false;

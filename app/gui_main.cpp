@@ -2,6 +2,7 @@
 // rankscope-gui: the window, on the inputs given. `rankscope` without a subcommand starts it (gui_launch.h).
 #include "allocator_tuning.h"
 #include "cli_parser.h"
+#include "launch_info.h"
 #include "main_window.h"
 
 #include <QApplication>
@@ -47,8 +48,8 @@ int runGui(int& argc, char** argv)
 
     // QApplication took its own options (-platform, -style, ...) out of the arguments already.
     CommandParser cli(QString(),
-        QStringLiteral(
-            "[--topology FILE]... [--theme system|light|dark] [--screenshot FILE [--panel TITLE]] [PATH...]"),
+        QStringLiteral("[--topology FILE]... [--theme system|light|dark] [--launcher ID] [--framework ID]\n"
+                       "                      [--screenshot FILE [--panel TITLE]] [PATH...]"),
         QStringLiteral("The window: the timeline, the diagnosis, the logs and the topology of an incident."));
     QCommandLineParser& p = cli.parser();
     const QCommandLineOption topologyOption({ QStringLiteral("t"), QStringLiteral("topology") },
@@ -63,7 +64,14 @@ int runGui(int& argc, char** argv)
         QStringLiteral(
             "system, light or dark (default: the one chosen in View > Theme); --screenshot honours it."),
         QStringLiteral("THEME"));
-    p.addOptions({ topologyOption, screenshotOption, panelOption, themeOption });
+    const QCommandLineOption launcherOption(QStringLiteral("launcher"),
+        QStringLiteral("What launched the job, when the logs do not show it (as rankscope diagnose)."),
+        QStringLiteral("ID"));
+    const QCommandLineOption frameworkOption(QStringLiteral("framework"),
+        QStringLiteral("The framework that ran the job, when the logs do not show it."),
+        QStringLiteral("ID"));
+    p.addOptions(
+        { topologyOption, screenshotOption, panelOption, themeOption, launcherOption, frameworkOption });
     p.addPositionalArgument(QStringLiteral("PATH"),
         QStringLiteral("Log folders, log files or topology captures."), QStringLiteral("[PATH...]"));
     if (const std::optional<int> done = cli.parse(QApplication::arguments().mid(1)))
@@ -80,7 +88,17 @@ int runGui(int& argc, char** argv)
         return cli.usageError(
             QStringLiteral("--theme must be system, light or dark, not %1").arg(p.value(themeOption)));
 
+    const QString launcher = p.value(launcherOption);
+    const QString framework = p.value(frameworkOption);
+    if (!launcher.isEmpty() && !isLauncherId(launcher))
+        return cli.usageError(
+            QStringLiteral("unknown --launcher %1 (see rankscope diagnose --help)").arg(launcher));
+    if (!framework.isEmpty() && !isFrameworkId(framework))
+        return cli.usageError(
+            QStringLiteral("unknown --framework %1 (see rankscope diagnose --help)").arg(framework));
+
     MainWindow window;
+    window.setLaunchOverride(launcher, framework);
     if (theme)
         window.setTheme(*theme, false); // for this run only: View > Theme keeps the saved choice
     // The same picture on every machine, unless a real screen is smaller: then what a user would see

@@ -124,7 +124,7 @@ private Q_SLOTS:
         QTest::newRow("diagnose no path") << QStringList { diagnose } << kUsage << QStringLiteral("no input");
         QTest::newRow("diagnose bad format")
             << QStringList { diagnose, job, QStringLiteral("--format"), QStringLiteral("yaml") } << kUsage
-            << QStringLiteral("--format must be text, json or markdown, not yaml");
+            << QStringLiteral("--format must be text, json, markdown or html, not yaml");
         QTest::newRow("diagnose missing value")
             << QStringList { diagnose, job, QStringLiteral("--topology") } << kUsage
             << QStringLiteral("Missing value after '--topology'");
@@ -221,6 +221,20 @@ private Q_SLOTS:
             QJsonDocument::fromJson(r.out).object().value(QStringLiteral("inputs")).toObject();
         QCOMPARE(inputs.value(QStringLiteral("attempt")).toString(), QStringLiteral("attempt_0"));
         QVERIFY(inputs.value(QStringLiteral("attempts")).toArray().size() > 1);
+    }
+
+    // --format html: one self-contained page, the log text escaped, wrapping and printable.
+    void htmlReport()
+    {
+        const Run html = run({ QStringLiteral("diagnose"), kData + QStringLiteral("/sample-job"),
+            QStringLiteral("--format"), QStringLiteral("html") });
+        QCOMPARE(html.exitCode, kAnalysed);
+        QVERIFY(html.out.startsWith("<!DOCTYPE html>"));
+        QVERIFY(html.out.contains("NCCL WARN"));
+        QVERIFY(html.out.contains("white-space:pre-wrap"));
+        QVERIFY(html.out.contains("@media print"));
+        QVERIFY(html.out.contains("launched by torchrun"));
+        QVERIFY(!html.out.contains("<script"));
     }
 
     // --control: the divergence is part of the report in each format.

@@ -230,6 +230,22 @@ private Q_SLOTS:
 
     // The rank list is a sorted table: the initiating rank in bold with its status coloured, the row of the
     // event shown selected, and a click on a rank shows its first WARN.
+    // The fix actions are written for the job's launcher and framework: here given (as --launcher and
+    // --framework give them), on a real watchdog case whose remedy raises the process-group timeout.
+    void actionsFollowTheLaunchOverride()
+    {
+        MainWindow w;
+        w.resize(1600, 1000);
+        w.setLaunchOverride(QStringLiteral("slurm"), QStringLiteral("hf-trainer"));
+        w.show();
+        w.openPaths({ QStringLiteral(
+            RANKSCOPE_TEST_DATA "/real/114-watchdog-tokenization-on-rank0-exceeds-30min/log.txt") });
+        QVERIFY(waitForAnalysis(w));
+        const QString actions = w.diagnosisPane()->actionTexts().join(QLatin1Char('\n'));
+        QVERIFY2(actions.contains(QLatin1String("--ddp_timeout")), qPrintable(actions));
+        QVERIFY(!actions.contains(QLatin1String("init_process_group(")));
+    }
+
     void rankTableFollowsTheEvent()
     {
         MainWindow w;

@@ -34,9 +34,14 @@ QString reportHtml(const ReportInput& in, const QByteArray& topologySvg, const Q
         "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; img-src data:; style-src "
         "'unsafe-inline'\">"
         "<style>body{font-family:sans-serif;max-width:1100px;margin:2em auto;color:#1f2933}"
-        "pre,code{font-family:monospace;background:#f4f5f7}pre{padding:8px;overflow-x:auto}"
+        "pre,code{font-family:monospace;background:#f4f5f7}"
+        "pre{padding:8px;white-space:pre-wrap;overflow-wrap:anywhere}"
         ".cols{display:flex;gap:24px}.cols>div{flex:1}.conf{padding:2px 6px;color:#fff;background:#555}"
-        "h1{font-size:1.4em}.init{border-left:4px solid #e01e5a;padding-left:8px}</style></head><body>");
+        "h1{font-size:1.4em}.init{border-left:4px solid #e01e5a;padding-left:8px}"
+        // On paper: the whole width, columns one under the other, no tinted backgrounds.
+        "@media print{body{max-width:none;margin:0}.cols{display:block}pre,code{background:none}"
+        "pre{border:1px solid #bbb}h1,h2{page-break-after:avoid}pre{page-break-inside:avoid}}"
+        "</style></head><body>");
     h += QStringLiteral("<h1>%1</h1>").arg(esc(d.headline));
     if (!d.confidence.isEmpty())
         h += QStringLiteral("<p><span class=\"conf\">confidence: %1</span> %2</p>")

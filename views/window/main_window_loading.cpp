@@ -114,9 +114,17 @@ void MainWindow::rediagnose(const QStringList& captures)
     updateBusy();
 }
 
+void MainWindow::setLaunchOverride(const QString& launcher, const QString& framework)
+{
+    m_launcher = launcher;
+    m_framework = framework;
+}
+
 void MainWindow::start(const AnalysisRequest& request)
 {
     m_request = request;
+    m_request.launcher = m_launcher;
+    m_request.framework = m_framework;
     resetProgress();
     m_banner->setText(tr("Loading…"));
     const bool warnOnly = logView()->warnOnly();
@@ -125,7 +133,7 @@ void MainWindow::start(const AnalysisRequest& request)
     // The older run, if any, stops; its result is never shown.
     m_loadJobs.startJob(
         this,
-        [request, warnOnly, timelineWarn, timelineText](
+        [request = m_request, warnOnly, timelineWarn, timelineText](
             const CancelToken& token, const ProgressFn& progress) {
             Loaded loaded;
             loaded.analysis = std::make_shared<Analysis>(analyze(request, &token, progress));
