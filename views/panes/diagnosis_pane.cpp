@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "diagnosis_pane.h"
 
+#include "command_list.h"
 #include "severity_palette.h"
 #include "wrapped_label.h"
 
@@ -28,7 +29,6 @@ namespace rankscope {
 namespace {
 
 constexpr int kFrameMs = 16;
-constexpr int kCopiedMs = 1500; // how long a copy button says "Copied"
 constexpr int kSideBySideMin =
     560; // narrower than this, Fix and Verify stack instead of sitting side by side
 
@@ -265,36 +265,7 @@ QWidget* DiagnosisPane::section(const QString& title, QWidget* body)
 
 QWidget* DiagnosisPane::commandList(const QStringList& commands)
 {
-    auto* box = new QWidget;
-    auto* grid = new QGridLayout(box);
-    grid->setContentsMargins(0, 0, 0, 0);
-    grid->setColumnStretch(0, 1);
-    int row = 0;
-    for (const QString& cmd : commands) {
-        auto* text = new WrappedLabel(cmd);
-        text->setFont(mono());
-        text->setWordWrap(true);
-        text->setTextFormat(Qt::PlainText);
-        text->setTextInteractionFlags(Qt::TextSelectableByMouse | Qt::TextSelectableByKeyboard);
-        text->setFrameShape(QFrame::StyledPanel);
-        text->setAutoFillBackground(true);
-        text->setBackgroundRole(QPalette::AlternateBase);
-        text->setMargin(4);
-        auto* copy = new QToolButton;
-        copy->setText(tr("Copy"));
-        copy->setToolTip(tr("Copy this command (it is never run by Rankscope)"));
-        copy->setObjectName(QStringLiteral("copyCommand"));
-        // Feedback where the user looks: the button says "Copied" for a moment and gets its word back.
-        connect(copy, &QToolButton::clicked, this, [cmd, copy] {
-            QApplication::clipboard()->setText(cmd);
-            copy->setText(tr("Copied"));
-            QTimer::singleShot(kCopiedMs, copy, [copy] { copy->setText(tr("Copy")); });
-        });
-        grid->addWidget(text, row, 0);
-        grid->addWidget(copy, row, 1, Qt::AlignTop);
-        ++row;
-    }
-    return box;
+    return makeCommandList(commands);
 }
 
 QWidget* DiagnosisPane::actionList(const std::vector<FixAction>& actions, const RenderContext& context)

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "hub_panel.h"
 
+#include "command_list.h"
 #include "hub_html.h"
 #include "hub_model.h"
 #include "line_explain.h"
@@ -31,8 +32,6 @@
 namespace rankscope {
 
 namespace {
-
-constexpr int kCopiedMs = 1500; // how long a copy button says "Copied", as in the diagnosis pane
 
 QString esc(const QString& s)
 {
@@ -240,35 +239,7 @@ void HubPanel::onLink(const QString& link)
 
 QWidget* HubPanel::commandList(const QStringList& commands)
 {
-    auto* box = new QWidget;
-    auto* grid = new QGridLayout(box);
-    grid->setContentsMargins(0, 0, 0, 0);
-    grid->setColumnStretch(0, 1);
-    int row = 0;
-    for (const QString& cmd : commands) {
-        auto* text = new WrappedLabel(cmd);
-        text->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
-        text->setWordWrap(true);
-        text->setTextFormat(Qt::PlainText);
-        text->setTextInteractionFlags(Qt::TextSelectableByMouse | Qt::TextSelectableByKeyboard);
-        text->setFrameShape(QFrame::StyledPanel);
-        text->setAutoFillBackground(true);
-        text->setBackgroundRole(QPalette::AlternateBase);
-        text->setMargin(4);
-        auto* copy = new QToolButton;
-        copy->setText(tr("Copy"));
-        copy->setToolTip(tr("Copy this command (it is never run by Rankscope)"));
-        copy->setObjectName(QStringLiteral("copyCommand"));
-        connect(copy, &QToolButton::clicked, this, [cmd, copy] {
-            QApplication::clipboard()->setText(cmd);
-            copy->setText(tr("Copied"));
-            QTimer::singleShot(kCopiedMs, copy, [copy] { copy->setText(tr("Copy")); });
-        });
-        grid->addWidget(text, row, 0);
-        grid->addWidget(copy, row, 1, Qt::AlignTop);
-        ++row;
-    }
-    return box;
+    return makeCommandList(commands);
 }
 
 void HubPanel::addSection(const QString& title, QWidget* body)
