@@ -198,8 +198,9 @@ private Q_SLOTS:
         const int file = hit.data(SearchResultsModel::FileRole).toInt();
         const qint64 line = hit.data(SearchResultsModel::LineRole).toLongLong();
         QTest::mouseClick(view->viewport(), Qt::LeftButton, {}, view->visualRect(hit).center());
-        const FileInfo& f = w.currentAttempt()->incident.files[static_cast<size_t>(file)];
-        QTRY_COMPARE(w.logView()->filePath(), f.path);
+        // A copy: the reference would dangle once the next incident replaces this one.
+        const QString firstPath = w.currentAttempt()->incident.files[static_cast<size_t>(file)].path;
+        QTRY_COMPARE(w.logView()->filePath(), firstPath);
         QTRY_COMPARE(w.logView()->currentLine(), line);
         QVERIFY(w.logView()->lineText(line).contains(QLatin1String("NET/IB")));
         QVERIFY(w.logHeaderText().contains(QStringLiteral("line %1").arg(line)));
@@ -250,7 +251,7 @@ private Q_SLOTS:
         w.openPaths({ QStringLiteral(RANKSCOPE_TEST_DATA "/sample-job") });
         QVERIFY(finished.wait(60000));
         QCOMPARE(model->rowCount(), 0);
-        QVERIFY(w.logView()->filePath() != f.path);
+        QVERIFY(w.logView()->filePath() != firstPath);
     }
 
     void stopAndStallOnBigIncident()
