@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
-// The literal prefilter samples a line every `stride` bytes; these tests put atoms at every alignment,
-// in every case, at both ends of a line, and check the stride it picks from the patterns' literals.
+// The literal prefilter finds the patterns' atoms with one Vectorscan pass per block of bytes; these tests
+// put atoms at every alignment, in every case, at both ends of a line and across line ends, and check that
+// a line looked up in its block's hits gets the same answer as the line scanned on its own.
 #include "literal_prefilter.h"
 
 #include <QTest>
@@ -37,41 +38,33 @@ class TestLiteralPrefilter : public QObject
     Q_OBJECT
 
 private Q_SLOTS:
-    void strideFollowsTheShortestLiteral_data()
+    void linesWithoutLiteralsPassOnlyWhenAPatternHasNone_data()
     {
         QTest::addColumn<QStringList>("patterns");
-        QTest::addColumn<int>("stride");
         QTest::addColumn<bool>("passesEverything");
-        QTest::newRow("22 bytes at least: stride 19") << QStringList {
-            QStringLiteral("unhandled system error"), QStringLiteral("Got completion from peer")
-        } << 19 << false;
-        QTest::newRow("a 10-byte literal: stride 7")
-            << QStringList { QStringLiteral("unhandled system error"), QStringLiteral("ibv_reg_mr") } << 7
-            << false;
-        QTest::newRow("an 8-byte literal: stride 5")
-            << QStringList { QStringLiteral("unhandled system error"), QStringLiteral("ibv_reg_") } << 5
-            << false;
-        QTest::newRow("a 6-byte literal: stride 3") << QStringList { QStringLiteral("unhandled system error"),
-            QStringLiteral("failed") } << 3 << false;
+        QTest::newRow("long literals") << QStringList { QStringLiteral("unhandled system error"),
+            QStringLiteral("Got completion from peer") }
+                                       << false;
+        QTest::newRow("a 6-byte literal")
+            << QStringList { QStringLiteral("unhandled system error"), QStringLiteral("failed") } << false;
         QTest::newRow("no literal at all: every line passes")
-            << QStringList { QStringLiteral("unhandled system error"), QStringLiteral("[0-9]+x") } << -1
-            << true;
+            << QStringList { QStringLiteral("unhandled system error"), QStringLiteral("[0-9]+x") } << true;
     }
-    void strideFollowsTheShortestLiteral()
+    void linesWithoutLiteralsPassOnlyWhenAPatternHasNone()
     {
         QFETCH(QStringList, patterns);
-        QFETCH(int, stride);
         QFETCH(bool, passesEverything);
         std::vector<std::string> p;
         for (const QString& s : patterns)
             p.push_back(s.toStdString());
         LiteralPrefilter f;
         QVERIFY(f.build(p));
-        if (stride > 0)
-            QCOMPARE(static_cast<int>(f.stride()), stride);
         QCOMPARE(!f.unfilteredPatterns().empty(), passesEverything);
-        QCOMPARE(f.mayMatch("gpu-a01:1:1 [0] NCCL INFO Channel 00/0 : 0[0] -> 1[1] via P2P/IPC"),
-            passesEverything);
+        const std::string_view line = "gpu-a01:1:1 [0] NCCL INFO Channel 00/0 : 0[0] -> 1[1] via P2P/IPC";
+        QCOMPARE(f.mayMatch(line), passesEverything);
+        AtomHits hits;
+        f.scanBlock(line, hits);
+        QCOMPARE(f.mayMatch(hits, line), passesEverything);
     }
 
     void findsAtomsAtEveryAlignmentAndCase()
@@ -84,7 +77,7 @@ private Q_SLOTS:
             "STATUS=12", "NET/IB : Got completion from peer", "FaIlEd" };
         int checked = 0;
         for (const std::string& needle : needles) {
-            for (std::size_t pad = 0; pad < 2 * f.stride() + 3; ++pad) {
+            for (std::size_t pad = 0; pad < 24; ++pad) {
                 for (unsigned seed = 0; seed < 4; ++seed) {
                     const std::string head(pad, 'x');
                     for (const std::string& line :
@@ -131,35 +124,49 @@ private Q_SLOTS:
         QVERIFY(saw);
     }
 
-    // atomMayOverlap() is asked about the few bytes in which a line differs from an atom-free one: it must
-    // say yes for every stretch that touches an atom occurrence, at every position and case.
-    void atomOverlapSeesEveryTouchedByte()
+    // A block of lines scanned once: every line (and every view inside a line, as the scanner asks about a
+    // line without its CR or its message) gets the answer it gets when scanned on its own. Atoms that cross
+    // a line end belong to neither line.
+    void blockHitsAnswerLikeTheLineAlone()
     {
         const std::vector<std::string> patterns { "(?i)unhandled system error", "Call to ibv_\\w+ failed",
-            "NET/IB : Got completion from peer" };
+            "(?i)status=12", "NET/IB : Got completion from peer", "(?i)failed" };
         LiteralPrefilter f;
         QVERIFY(f.build(patterns));
-        int checked = 0;
-        for (const std::string needle :
-            { "UNHANDLED system error", "Call to ibv_", "Got completion from peer" }) {
-            for (std::size_t pad = 0; pad < 12; ++pad) {
-                const std::string line = std::string(pad, '.') + needle + std::string(20, '.');
-                const std::size_t atomEnd = pad + needle.size();
-                for (std::size_t first = 0; first < line.size(); ++first) {
-                    for (std::size_t width = 1; width <= 3 && first + width <= line.size(); ++width) {
-                        const bool touches = first < atomEnd && first + width > pad;
-                        if (touches) {
-                            QVERIFY2(f.atomMayOverlap(line, first, first + width), line.c_str());
-                            ++checked;
-                        } else if (first >= atomEnd + 3 || first + width + 3 <= pad) {
-                            // Only dots in every gram looked up: no atom, no hash of one.
-                            QVERIFY2(!f.atomMayOverlap(line, first, first + width), line.c_str());
-                        }
-                    }
-                }
+        const std::vector<std::string> needles { "unhandled system error", "Call to ibv_reg_mr failed",
+            "STATUS=12", "NET/IB : Got completion from peer", "FaIlEd", "Call to ibv_" };
+        std::string block;
+        for (const std::string& needle : needles) {
+            for (std::size_t pad = 0; pad < 9; ++pad) {
+                block += std::string(pad, 'x') + flipCase(needle, static_cast<unsigned>(pad)) + "\n";
+                block += std::string(pad, '.') + "plain INFO line\r\n";
+                // An atom cut by a line end: "unhandled sys" / "tem error".
+                const std::size_t cut = std::min(pad + 1, needle.size() - 1);
+                block += needle.substr(0, cut) + "\n" + needle.substr(cut) + "\n";
             }
         }
-        QVERIFY(checked > 1000);
+        AtomHits hits;
+        f.scanBlock(block, hits);
+        QVERIFY(hits.covers(std::string_view(block).substr(3, 10)));
+        QVERIFY(!hits.covers(std::string_view("elsewhere")));
+        int lines = 0, passed = 0;
+        std::size_t at = 0;
+        while (at < block.size()) {
+            const std::size_t nl = block.find('\n', at);
+            const std::string_view line(block.data() + at, nl - at);
+            for (std::size_t from = 0; from <= std::min<std::size_t>(line.size(), 4); ++from) {
+                const std::string_view view = line.substr(from);
+                bool sawAlone = false, sawInBlock = false;
+                const bool alone = f.mayMatch(std::string(view), &sawAlone); // a copy: scanned on its own
+                QCOMPARE(f.mayMatch(hits, view, &sawInBlock), alone);
+                QCOMPARE(sawInBlock, sawAlone);
+                passed += alone ? 1 : 0;
+            }
+            ++lines;
+            at = nl + 1;
+        }
+        QVERIFY(lines > 100);
+        QVERIFY(passed > 50);
     }
 };
 

@@ -175,6 +175,34 @@ private Q_SLOTS:
         }
     }
 
+    // Every log file's head is asked, so the test reads only as far as it must: a job log that quotes
+    // `ip addr` and dmesg lines after its first 8 KiB stays a log; a kernel log behind a UTF-8 BOM and
+    // blank lines is still one.
+    void captureIsToldByItsHead()
+    {
+        QFile log(QStringLiteral(RANKSCOPE_TEST_DATA "/sample-job/nccl.gpu-a01.41872.log"));
+        QVERIFY(log.open(QIODevice::ReadOnly));
+        QByteArray head = log.readAll();
+        while (head.size() < 9000)
+            head += head;
+        QCOMPARE(detectNodeCapture(head), NodeCaptureKind::None);
+        const QByteArray quoted =
+            "2: ens1f0: <BROADCAST,MULTICAST,UP,LOWER_UP> mtu 9000 qdisc mq state UP\n"
+            "    inet 10.10.0.11/24 brd 10.10.0.255 scope global ens1f0\n"
+            "[  812.330811] NVRM: Xid (PCI:0000:18:00): 79, GPU has fallen off the bus.\n";
+        QCOMPARE(detectNodeCapture(head + quoted), NodeCaptureKind::None);
+        QCOMPARE(detectNodeCapture(quoted + head.left(2000)), NodeCaptureKind::IpAddr);
+        QByteArray dmesg = "\xef\xbb\xbf\n\n";
+        for (int i = 0; i < 400; ++i)
+            dmesg += "[  812." + QByteArray::number(100000 + i) + "] NVRM: Xid (PCI:0000:18:00): 79, pid=1\n";
+        QCOMPARE(detectNodeCapture(dmesg), NodeCaptureKind::KernelLog);
+        // A log that starts with a few dmesg lines and goes on with 200 of its own is no kernel log.
+        QByteArray mixed = dmesg.left(300);
+        for (int i = 0; i < 200; ++i)
+            mixed += "gpu-a01:41872:41872 [0] NCCL INFO Channel 00/02 : 0 1 2 3\n";
+        QCOMPARE(detectNodeCapture(mixed), NodeCaptureKind::None);
+    }
+
     void discoveryAndHosts()
     {
         const Discovery xid = discoverInputs({ kData + QStringLiteral("/xid79") }, {}, nullptr);

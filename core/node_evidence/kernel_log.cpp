@@ -21,12 +21,16 @@ KernelLine splitKernelLine(const QString& line)
     QRegularExpressionMatch m;
     QString rest;
     bool journal = false;
-    if ((m = dmesgRaw.match(line)).hasMatch() || (m = dmesgHuman.match(line)).hasMatch()) {
+    // Each stamp is tried only where its first bytes can be: every log file's head is asked.
+    const bool bracket = line.startsWith(QLatin1Char('['));
+    const bool isoShape = line.size() > 10 && line[4] == QLatin1Char('-') && line[10] == QLatin1Char('T');
+    const bool upper = !line.isEmpty() && line[0] >= QLatin1Char('A') && line[0] <= QLatin1Char('Z');
+    if (bracket && ((m = dmesgRaw.match(line)).hasMatch() || (m = dmesgHuman.match(line)).hasMatch())) {
         rest = m.captured(1);
-    } else if ((m = iso.match(line)).hasMatch()) {
+    } else if (isoShape && (m = iso.match(line)).hasMatch()) {
         rest = m.captured(1);
         journal = hostTag.match(rest).hasMatch() && rest.contains(QLatin1String(" kernel: "));
-    } else if ((m = syslog.match(line)).hasMatch()) {
+    } else if (upper && (m = syslog.match(line)).hasMatch()) {
         rest = m.captured(1);
         journal = true;
     } else if (line.trimmed().startsWith(QLatin1String("NVRM: "))) {

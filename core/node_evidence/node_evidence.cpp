@@ -4,6 +4,9 @@
 #include "node_evidence_parts.h"
 
 #include <QFile>
+#include <algorithm>
+#include <cctype>
+#include <cstring>
 #include <map>
 
 namespace rankscope {
@@ -30,17 +33,40 @@ QStringList splitLines(const QByteArray& content)
     return lines;
 }
 
-bool isKernelLog(const QStringList& lines)
+// Whether the head is a kernel log: most of its first kDetectLines non-blank lines carry a kernel log's
+// stamp, and some line is the kernel's. Every log file's head is asked, so a line that cannot start with a
+// stamp (not '[', an ISO date, an upper-case month or "NVRM: ") is counted from its bytes, and the test
+// stops once too many lines lack a stamp for any outcome but "no".
+bool isKernelLog(const QByteArray& head)
 {
-    int nonBlank = 0, stamped = 0, kernel = 0;
-    for (const QString& l : lines) {
-        if (l.trimmed().isEmpty())
+    int nonBlank = 0, stamped = 0, kernel = 0, unstamped = 0;
+    qsizetype at = head.startsWith("\xef\xbb\xbf") ? 3 : 0;
+    while (at < head.size() && nonBlank < kDetectLines) {
+        qsizetype end = head.indexOf('\n', at);
+        if (end < 0)
+            end = head.size();
+        const QByteArrayView line(head.constData() + at, end - at);
+        at = end + 1;
+        const QByteArrayView trimmed = line.trimmed();
+        if (trimmed.isEmpty())
             continue;
-        if (++nonBlank > kDetectLines)
-            break;
-        const KernelLine k = splitKernelLine(l);
+        ++nonBlank;
+        const bool mayBeStamped = line.startsWith('[')
+            || (line.size() > 10 && line[4] == '-' && line[10] == 'T') || (line[0] >= 'A' && line[0] <= 'Z')
+            || trimmed.startsWith("NVRM: ");
+        KernelLine k;
+        if (mayBeStamped) {
+            QString text = QString::fromUtf8(line);
+            if (text.endsWith(QLatin1Char('\r')))
+                text.chop(1);
+            k = splitKernelLine(text);
+        }
         stamped += k.stamped ? 1 : 0;
         kernel += k.kernel ? 1 : 0;
+        // stamped * 10 >= N * 6 for the final N <= kDetectLines cannot hold once 40 % of kDetectLines lack
+        // one.
+        if (!k.stamped && ++unstamped * 10 > kDetectLines * 4)
+            return false;
     }
     // Most lines carry a kernel log's prefix: a job log that quotes a few dmesg lines is a log.
     return kernel > 0 && stamped * 10 >= std::min(nonBlank, kDetectLines) * 6;
@@ -116,10 +142,22 @@ QString NodeCapture::where(qint64 line) const
 
 NodeCaptureKind detectNodeCapture(const QByteArray& head)
 {
-    if (head.startsWith("\x1f\x8b") || head.contains('\0'))
+    const auto size = static_cast<size_t>(head.size());
+    if (head.startsWith("\x1f\x8b") || std::memchr(head.constData(), 0, size))
         return NodeCaptureKind::None;
-    if (head.contains("<nvidia_smi_log"))
+    if (memmem(head.constData(), size, "<nvidia_smi_log", 15)) // memmem: QByteArray::contains() is slower
         return NodeCaptureKind::NvidiaSmiQueryXml;
+    // Every log file's head comes through here. A capture shows what it is in its first kCueBytes (its
+    // command's first lines, after a prompt at most): without any literal the line patterns below need
+    // there, only the kernel-log test is left. A log that quotes `ip addr` further down stays a log.
+    static constexpr const char* kCues[] = { "CA '", "hca_id:", "ibv_devinfo", "PORT_", "GID[",
+        "==NVSMI LOG==", "Attached GPUs", "mtu", "inet", "link/", ": flags=", "Link encap:" };
+    constexpr qsizetype kCueBytes = 8192;
+    const auto cueBytes = static_cast<size_t>(std::min(head.size(), kCueBytes));
+    const bool anyCue = std::any_of(std::begin(kCues), std::end(kCues),
+        [&](const char* c) { return memmem(head.constData(), cueBytes, c, std::strlen(c)) != nullptr; });
+    if (!anyCue)
+        return isKernelLog(head) ? NodeCaptureKind::KernelLog : NodeCaptureKind::None;
     const QStringList lines = splitLines(head);
     static const QRegularExpression ibstatCa = rx(R"(^CA '[^']+'\s*$)");
     static const QRegularExpression ibstatState = rx(R"(^\s+State:\s+\w)");
@@ -132,17 +170,26 @@ NodeCaptureKind detectNodeCapture(const QByteArray& head)
     bool ca = false, caState = false, hca = false, devState = false, gid = false, nvsmi = false,
          attached = false;
     int ipLines = 0, ifconfigLines = 0;
+    // Each pattern is tried only on a line that holds its leading literal.
+    auto digitsThenColon = [](const QString& l) {
+        qsizetype i = 0;
+        while (i < l.size() && l[i].isDigit())
+            ++i;
+        return i > 0 && i < l.size() && l[i] == QLatin1Char(':');
+    };
     for (const QString& l : lines) {
-        ca = ca || ibstatCa.match(l).hasMatch();
-        caState = caState || (ca && ibstatState.match(l).hasMatch());
+        ca = ca || (l.startsWith(QLatin1String("CA '")) && ibstatCa.match(l).hasMatch());
+        caState = caState || (ca && l.contains(QLatin1String("State:")) && ibstatState.match(l).hasMatch());
         hca = hca || l.trimmed().startsWith(QLatin1String("hca_id:"))
             || l.contains(QLatin1String("ibv_devinfo"));
-        devState = devState || devinfoPort.match(l).hasMatch();
-        gid = gid || gidLine.match(l).hasMatch();
+        devState = devState || (l.contains(QLatin1String("PORT_")) && devinfoPort.match(l).hasMatch());
+        gid = gid || (l.contains(QLatin1String("GID[")) && gidLine.match(l).hasMatch());
         nvsmi = nvsmi || l.contains(QLatin1String("==NVSMI LOG=="));
         attached = attached || l.startsWith(QLatin1String("Attached GPUs"));
-        ipLines += ipLink.match(l).hasMatch() || ipOneLine.match(l).hasMatch() ? 1 : 0;
-        ifconfigLines += ifconfigNew.match(l).hasMatch() || ifconfigOld.match(l).hasMatch() ? 1 : 0;
+        if (digitsThenColon(l))
+            ipLines += ipLink.match(l).hasMatch() || ipOneLine.match(l).hasMatch() ? 1 : 0;
+        if (l.contains(QLatin1String(": flags=")) || l.contains(QLatin1String("Link encap:")))
+            ifconfigLines += ifconfigNew.match(l).hasMatch() || ifconfigOld.match(l).hasMatch() ? 1 : 0;
     }
     if (ca && caState)
         return NodeCaptureKind::IbStat;
@@ -154,7 +201,7 @@ NodeCaptureKind detectNodeCapture(const QByteArray& head)
         return NodeCaptureKind::IpAddr;
     if (ifconfigLines > 0)
         return NodeCaptureKind::Ifconfig;
-    if (isKernelLog(lines))
+    if (isKernelLog(head))
         return NodeCaptureKind::KernelLog;
     return NodeCaptureKind::None;
 }

@@ -4,6 +4,7 @@
 #include "byte_stream.h"
 #include "line_scanner.h"
 #include "paste_rejoin.h"
+#include "signature_matcher.h"
 
 #include <QDateTime>
 #include <QFile>
@@ -189,6 +190,8 @@ FileScan scanFile(const InputFile& input, int fileIndex, const ScanContext& ctx)
     out.info.compressed = stream->compressed();
 
     LineScanner scanner(out, ctx, fileIndex);
+    const LiteralPrefilter* prefilter = ctx.matcher ? ctx.matcher->literalPrefilter() : nullptr;
+    static thread_local AtomHits hits; // per window; keeps its capacity across files
     scanner.setPasted(pasted);
     scanner.keepOffsets(ctx.lineIndex || input.inMemory);
     // Small reads keep the copy and the scan that follows it inside L2.
@@ -258,6 +261,11 @@ FileScan scanFile(const InputFile& input, int fileIndex, const ScanContext& ctx)
         const bool atEnd = n == 0;
         // Colour codes: one look per block, so that a plain block's lines pay nothing for them.
         scanner.setBlockHasEscape(avail > 0 && std::memchr(win, '\x1b', static_cast<size_t>(avail)));
+        // Every atom of the prefilter in the window, in one pass: a line looks its own up.
+        if (prefilter) {
+            prefilter->scanBlock(std::string_view(win, static_cast<size_t>(avail)), hits);
+            scanner.setBlockHits(&hits);
+        }
         qint64 pos = 0;
         while (pos < avail) {
             const char* start = win + pos;
@@ -293,6 +301,7 @@ FileScan scanFile(const InputFile& input, int fileIndex, const ScanContext& ctx)
                 std::string_view(win + pos, static_cast<size_t>(kMaxLineBytes)), streamPos + pos, true);
             skippingRest = true;
         }
+        scanner.setBlockHits(nullptr);
         if (skippingRest) {
             streamPos += avail; // drop the rest of the overlong line
             carry = 0;

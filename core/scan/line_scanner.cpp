@@ -185,7 +185,7 @@ void LineScanner::line(std::string_view raw, qint64 offset, bool cut)
     if (m_records.continueRecord(p, c, text, m_lineNo)) {
         // A traceback's frames name the framework ("deepspeed/runtime/engine.py"); the prefilter knows
         // every cue's phrase, and records are few.
-        if (!m_launch.done() && (!m_prefilter || m_prefilter->mayMatch(text)))
+        if (!m_launch.done() && (!m_prefilter || prefilterPasses(text)))
             m_launch.lookText(text, p, m_lineNo);
         return;
     }
@@ -202,7 +202,7 @@ void LineScanner::line(std::string_view raw, qint64 offset, bool cut)
     }
 
     // One prefilter pass serves the signatures and the failure words: false means neither can be there.
-    const bool mayMatch = m_prefilter && m_prefilter->mayMatch(text);
+    const bool mayMatch = prefilterPasses(text);
     MatchResult match;
     if (mayMatch)
         match = m_ctx.matcher->matchPrefiltered(text);
@@ -285,7 +285,7 @@ inline bool LineScanner::plainInfoLine(std::string_view text, std::string_view m
     if (std::memchr(message.data(), '>', std::min<size_t>(message.size(), 164)))
         return false; // maybe "file.cc:123 -> 2"; one memchr measured cheaper than isReturnTrail()
     bool sawAtom = false;
-    if (m_prefilter && m_prefilter->mayMatch(text, &sawAtom))
+    if (prefilterPasses(text, &sawAtom))
         return false;
     if (!sawAtom) { // a candidate for repeatedLine()
         m_last.stream = stream;
@@ -316,7 +316,7 @@ qint64 LineScanner::repeatedGlogLine(const char* start, qint64 avail, qint64 off
     const std::string_view text(start, n);
     const int stream = glogStream(entry, text);
     std::string_view m = text.substr(headerEnd);
-    if (stream < 0 || (m_prefilter ? m_prefilter->mayMatch(text) : saysRestart(m)))
+    if (stream < 0 || (m_prefilter ? prefilterPasses(text) : saysRestart(m)))
         return -1;
     // What line() does before the shortcut, then the shortcut without the message's class: it is the
     // last plain line's.
@@ -355,7 +355,7 @@ inline bool LineScanner::plainGlogLine(std::string_view text)
         if (c.severity != Severity::Info || c.shape != LineShape::Plain)
             return false;
     }
-    if (m_prefilter ? m_prefilter->mayMatch(text) : saysRestart(m)) // the prefilter knows kRestartPhrases
+    if (m_prefilter ? prefilterPasses(text) : saysRestart(m)) // the prefilter knows kRestartPhrases
         return false;
     countGlogLine(entry, stream, text, m);
     m_lastMessage = { text.data() + headerEnd, text.size() - headerEnd };

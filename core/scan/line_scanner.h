@@ -7,6 +7,7 @@
 
 #include "launch_detect.h"
 #include "line_prefix.h"
+#include "literal_prefilter.h"
 #include "record_builder.h"
 #include "repeated_glog_prefix.h"
 #include "repeated_nccl_prefix.h"
@@ -22,8 +23,6 @@
 #include <vector>
 
 namespace rankscope {
-
-class LiteralPrefilter;
 
 // Bytes of a log as text: invalid UTF-8 and NUL become U+FFFD.
 QString bytesToQString(std::string_view bytes);
@@ -48,6 +47,9 @@ public:
     void setPasted(bool pasted) { m_pasted = pasted; }
     // Whether the block the next lines come from holds an ESC byte (one memchr per block, not per line).
     void setBlockHasEscape(bool has) { m_blockHasEscape = has; }
+    // The prefilter's atom occurrences in the block the next lines are views of, or null once its bytes
+    // move: a line inside it is looked up there, any other text (a copy without colour codes) is scanned.
+    void setBlockHits(const AtomHits* hits) { m_block = hits; }
     void keepOffsets(bool keep) { m_keepOffsets = keep; }
     qint64 lineCount() const { return m_lineNo; }
 
@@ -86,6 +88,9 @@ private:
     // torchrun's agent announcing the next attempt. 'w' is a rare letter: most messages are passed over
     // by one memchr.
     static inline bool saysRestart(std::string_view message);
+    // The prefilter's answer for `text` (false without a prefilter): from the block's hits when `text` is
+    // a view of the block, else from a scan of its own.
+    inline bool prefilterPasses(std::string_view text, bool* sawAtom = nullptr) const;
     int streamIndex(const LinePrefix& p);
     int remember(int stream);
 
@@ -96,6 +101,7 @@ private:
     FileScan& m_out;
     const ScanContext& m_ctx;
     const LiteralPrefilter* m_prefilter; // the matcher's, asked directly by the shortcuts
+    const AtomHits* m_block = nullptr;
     int m_file;
     RecordBuilder m_records;
     RepeatedNcclPrefix m_repeat;
@@ -150,5 +156,16 @@ private:
     using Channel = std::tuple<int, int, int, std::string>;
     std::map<Channel, qint64> m_bannerPid; // pid of each channel's last "NCCL version" banner
 };
+
+inline bool LineScanner::prefilterPasses(std::string_view text, bool* sawAtom) const
+{
+    if (!m_prefilter) {
+        if (sawAtom)
+            *sawAtom = false;
+        return false;
+    }
+    return m_block && m_block->covers(text) ? m_prefilter->mayMatch(*m_block, text, sawAtom)
+                                            : m_prefilter->mayMatch(text, sawAtom);
+}
 
 } // namespace rankscope

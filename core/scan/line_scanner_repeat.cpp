@@ -3,7 +3,6 @@
 // from one compare with that line, before the newline search and the parse that line() would do.
 #include "byte_compare.h"
 #include "line_scanner.h"
-#include "literal_prefilter.h"
 
 namespace rankscope {
 
@@ -30,8 +29,11 @@ qint64 LineScanner::repeatedLine(const char* start, qint64 avail, qint64 offset)
             if (start[k] == '\n' || start[k] == '\r' || start[k] == '>')
                 return -1;
         }
-        // The rest of the line is the last line's, which holds no atom.
-        if (m_prefilter && m_prefilter->atomMayOverlap(std::string_view(start, last.textSize), first, end))
+        // The new line must hold no atom either (the block's hits say so at no cost), so that the
+        // prefilter would reject it and it can be the next line's reference.
+        bool sawAtom = false;
+        prefilterPasses(std::string_view(start, last.textSize), &sawAtom);
+        if (sawAtom)
             return -1;
     }
     ++m_lineNo;

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: MIT
-// The cheap first look at every log line: RE2's FilteredRE2 reduces each signature pattern to the literals
-// ("atoms") it cannot match without, and this filter finds which atoms occur in a line. A line whose atoms
-// satisfy no pattern is rejected before the RE2::Set runs, which is what almost every INFO line is.
+// The cheap first look at log bytes: RE2's FilteredRE2 reduces each signature pattern to the literals
+// ("atoms") it cannot match without, one Vectorscan pass finds every occurrence of every atom in a block of
+// bytes, and FilteredRE2 then says, per line, whether the atoms found there can satisfy a pattern. A line
+// whose atoms satisfy no pattern is rejected before the RE2::Set runs, which is what almost every INFO line
+// is. The design and its invariants: docs/scanner.md.
 #pragma once
 
 #include <QtGlobal>
@@ -16,6 +18,28 @@ class FilteredRE2;
 
 namespace rankscope {
 
+struct AtomHit
+{
+    quint32 start = 0; // offset of the occurrence in its block
+    quint32 end = 0; // one past its last byte
+    quint32 atom = 0;
+};
+
+// The atom occurrences of one block of bytes, found by LiteralPrefilter::scanBlock(), sorted by end.
+struct AtomHits
+{
+    const char* base = nullptr;
+    std::size_t size = 0;
+    std::vector<AtomHit> hits;
+
+    // Whether `text` is a view of this block's bytes (not a copy): then the hits inside it are all of its
+    // atoms.
+    bool covers(std::string_view text) const
+    {
+        return base && text.data() >= base && text.data() + text.size() <= base + size;
+    }
+};
+
 class LiteralPrefilter
 {
 public:
@@ -24,31 +48,27 @@ public:
     LiteralPrefilter(LiteralPrefilter&&) noexcept;
     LiteralPrefilter& operator=(LiteralPrefilter&&) noexcept;
 
-    // patterns in RE2::Set order, each already known to compile. False when FilteredRE2 refuses one.
+    // patterns in RE2::Set order, each already known to compile. False when FilteredRE2 refuses one, or
+    // Vectorscan refuses the atoms.
     bool build(const std::vector<std::string>& patterns);
-    // False only when no pattern can match the line. `sawAtom`, when given, is set to whether the line
-    // holds some atom; a line without any can have none of its bytes complete another line's pattern.
+
+    // Every atom occurrence in `block` (case-insensitive), in `out`, which keeps its capacity.
+    void scanBlock(std::string_view block, AtomHits& out) const;
+    // False only when no pattern can match `line`, a view inside the block `hits` was found in.
+    // `sawAtom`, when given, is set to whether the line holds some atom.
+    bool mayMatch(const AtomHits& hits, std::string_view line, bool* sawAtom = nullptr) const;
+    // The same for a line that is not a view of a scanned block (a copy without colour codes, a test):
+    // one Vectorscan pass over the line itself.
     bool mayMatch(std::string_view line, bool* sawAtom = nullptr) const;
+
     // Patterns without a usable literal: their presence makes mayMatch() pass every line.
     const std::vector<int>& unfilteredPatterns() const { return m_unfiltered; }
-    // Bytes between sampled positions (the shortest atom minus the gram length, plus one).
-    std::size_t stride() const { return m_stride; }
-    // False only when no atom occurrence in `line` can include a byte of [first, end): every gram that
-    // overlaps those bytes is looked up among all the atoms' grams.
-    bool atomMayOverlap(std::string_view line, std::size_t first, std::size_t end) const;
+    const std::vector<std::string>& atoms() const { return m_atoms; }
 
 private:
-    struct Candidate
-    {
-        quint64 head; // the atom's first (up to) eight bytes, lower case
-        quint64 headMask; // the bytes of head that belong to the atom
-        int atom;
-        int offset; // of the gram within the atom
-    };
-    void index();
-    bool confirm(std::string_view line, std::size_t from) const;
-    bool atomAtAny(std::string_view line, std::size_t at, std::size_t count) const;
-    bool atomBehind(std::string_view line, std::size_t at, const Candidate& c) const;
+    bool confirm(std::vector<int>& found) const;
+    bool potentialMatch(const std::vector<int>& found) const;
+    bool compileAtoms();
 
     struct Part
     {
@@ -56,16 +76,12 @@ private:
         int firstAtom = 0; // its atoms are m_atoms[firstAtom, firstAtom + atomCount)
         int atomCount = 0;
     };
+    struct Database; // the Vectorscan database of the atoms
     std::vector<Part> m_parts; // the patterns in order, split in up to two parts built on two cores
     std::vector<std::string> m_atoms; // lower case
+    std::vector<quint32> m_atomLength;
     std::vector<int> m_unfiltered;
-    std::size_t m_stride = 1;
-    // A bit per gram hash, set when some atom has that gram at any offset: 16 KB, which stays in L1 while
-    // the scan streams log bytes through L2 (a byte per hash, 128 KB, missed on most lookups).
-    std::vector<quint64> m_anyGram;
-    std::vector<quint8> m_gramHit; // per gram hash: 1 when some atom has that gram at an offset < stride
-    std::vector<quint32> m_bucketStart; // CSR offsets into m_candidates, by gram hash
-    std::vector<Candidate> m_candidates;
+    std::unique_ptr<Database> m_db;
 };
 
 } // namespace rankscope

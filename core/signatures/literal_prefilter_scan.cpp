@@ -1,17 +1,174 @@
 // SPDX-License-Identifier: MIT
-// The literal prefilter's per-line test: sampled grams looked up in the table that
-// literal_prefilter_build.cpp made, the atoms behind a hit compared, FilteredRE2 asked about the atoms found.
+// The literal prefilter's search: one Vectorscan database of every atom (caseless literals), scanned over a
+// whole block of bytes or over one line, and FilteredRE2 asked about the atoms of a line.
 #include "literal_prefilter.h"
 
-#include "literal_prefilter_hash.h"
-
 #include <algorithm>
+#include <array>
+#include <atomic>
+#include <hs.h>
+#include <limits>
 #include <re2/filtered_re2.h>
-#include <vector>
 
 namespace rankscope {
 
-using namespace prefilter;
+namespace {
+
+struct DatabaseFree
+{
+    void operator()(hs_database_t* db) const { hs_free_database(db); }
+};
+struct CompileErrorFree
+{
+    void operator()(hs_compile_error_t* e) const { hs_free_compile_error(e); }
+};
+
+std::atomic<quint64> g_nextDatabaseId { 1 };
+
+// One scratch space per thread, grown to fit every database the thread has scanned with. A database is
+// known by an id that is never reused, so a new database at an old address still gets its scratch checked.
+struct ThreadScratch
+{
+    hs_scratch_t* scratch = nullptr;
+    quint64 fittedTo = 0;
+    ThreadScratch() = default;
+    ThreadScratch(const ThreadScratch&) = delete;
+    ThreadScratch& operator=(const ThreadScratch&) = delete;
+    ~ThreadScratch()
+    {
+        if (scratch)
+            hs_free_scratch(scratch);
+    }
+};
+
+} // namespace
+
+struct LiteralPrefilter::Database
+{
+    std::unique_ptr<hs_database_t, DatabaseFree> db;
+    quint64 id = 0;
+
+    // The thread's scratch, ready for this database; null when Vectorscan could not allocate it.
+    hs_scratch_t* scratch() const
+    {
+        thread_local ThreadScratch t;
+        if (t.fittedTo != id) {
+            if (hs_alloc_scratch(db.get(), &t.scratch) != HS_SUCCESS)
+                return nullptr;
+            t.fittedTo = id;
+        }
+        return t.scratch;
+    }
+};
+
+LiteralPrefilter::LiteralPrefilter() = default;
+LiteralPrefilter::~LiteralPrefilter() = default;
+LiteralPrefilter::LiteralPrefilter(LiteralPrefilter&&) noexcept = default;
+LiteralPrefilter& LiteralPrefilter::operator=(LiteralPrefilter&&) noexcept = default;
+
+bool LiteralPrefilter::compileAtoms()
+{
+    m_db.reset();
+    m_atomLength.clear();
+    if (m_atoms.empty())
+        return true; // nothing to look for: mayMatch() passes every line or none (unfilteredPatterns())
+    std::vector<const char*> expressions;
+    std::vector<std::size_t> lengths;
+    std::vector<unsigned> flags(m_atoms.size(), HS_FLAG_CASELESS);
+    std::vector<unsigned> ids;
+    for (std::size_t a = 0; a < m_atoms.size(); ++a) {
+        expressions.push_back(m_atoms[a].data());
+        lengths.push_back(m_atoms[a].size());
+        m_atomLength.push_back(static_cast<quint32>(m_atoms[a].size()));
+        ids.push_back(static_cast<unsigned>(a));
+    }
+    hs_database_t* db = nullptr;
+    hs_compile_error_t* error = nullptr;
+    const hs_error_t rc = hs_compile_lit_multi(expressions.data(), flags.data(), ids.data(), lengths.data(),
+        static_cast<unsigned>(m_atoms.size()), HS_MODE_BLOCK, nullptr, &db, &error);
+    const std::unique_ptr<hs_compile_error_t, CompileErrorFree> errorGuard(error);
+    if (rc != HS_SUCCESS)
+        return false;
+    m_db = std::make_unique<Database>();
+    m_db->db.reset(db);
+    m_db->id = g_nextDatabaseId.fetch_add(1);
+    return true;
+}
+
+namespace {
+
+struct BlockContext
+{
+    std::vector<AtomHit>* hits;
+    const quint32* lengths;
+};
+
+int onBlockHit(unsigned id, unsigned long long /*from*/, unsigned long long to, unsigned /*flags*/, void* ctx)
+{
+    auto* c = static_cast<BlockContext*>(ctx);
+    const auto end = static_cast<quint32>(to);
+    c->hits->push_back({ end - c->lengths[id], end, id });
+    return 0;
+}
+
+int onLineHit(unsigned id, unsigned long long, unsigned long long, unsigned, void* ctx)
+{
+    static_cast<std::vector<int>*>(ctx)->push_back(static_cast<int>(id));
+    return 0;
+}
+
+} // namespace
+
+void LiteralPrefilter::scanBlock(std::string_view block, AtomHits& out) const
+{
+    out.base = block.data();
+    out.size = block.size();
+    out.hits.clear();
+    if (!m_db || block.empty())
+        return;
+    Q_ASSERT(block.size() <= std::numeric_limits<unsigned>::max());
+    hs_scratch_t* scratch = m_db->scratch();
+    BlockContext ctx { &out.hits, m_atomLength.data() };
+    if (!scratch
+        || hs_scan(m_db->db.get(), block.data(), static_cast<unsigned>(block.size()), 0, scratch, onBlockHit,
+               &ctx)
+            != HS_SUCCESS) {
+        out.base = nullptr; // not covered: every line is scanned on its own
+        return;
+    }
+    // Literal matches come in order of their end; keep the lookup below right if they ever do not.
+    if (!std::is_sorted(out.hits.begin(), out.hits.end(),
+            [](const AtomHit& a, const AtomHit& b) { return a.end < b.end; }))
+        std::sort(out.hits.begin(), out.hits.end(),
+            [](const AtomHit& a, const AtomHit& b) { return a.end < b.end; });
+}
+
+bool LiteralPrefilter::mayMatch(const AtomHits& hits, std::string_view line, bool* sawAtom) const
+{
+    Q_ASSERT(hits.covers(line));
+    bool saw = false;
+    bool& seen = sawAtom ? *sawAtom : saw;
+    seen = !m_unfiltered.empty() && !m_parts.empty();
+    if (m_parts.empty())
+        return false;
+    if (!m_unfiltered.empty())
+        return true;
+    const auto from = static_cast<quint32>(line.data() - hits.base);
+    const auto to = static_cast<quint32>(from + line.size());
+    // The first occurrence that ends inside the line; those that also start inside it are its atoms.
+    auto it = std::partition_point(
+        hits.hits.begin(), hits.hits.end(), [from](const AtomHit& h) { return h.end <= from; });
+    thread_local std::vector<int> found;
+    found.clear();
+    for (; it != hits.hits.end() && it->end <= to; ++it) {
+        if (it->start >= from)
+            found.push_back(static_cast<int>(it->atom));
+    }
+    if (found.empty())
+        return false;
+    seen = true;
+    return confirm(found);
+}
 
 bool LiteralPrefilter::mayMatch(std::string_view line, bool* sawAtom) const
 {
@@ -22,109 +179,53 @@ bool LiteralPrefilter::mayMatch(std::string_view line, bool* sawAtom) const
         return false;
     if (!m_unfiltered.empty())
         return true;
-    const char* text = line.data();
-    const std::size_t n = line.size();
-    if (n < kGram)
+    if (!m_db || line.empty())
         return false;
-    const quint8* hits = m_gramHit.data();
-    const std::size_t stride = m_stride;
-    const std::size_t last = n - kGram; // the last position a gram can start at
-    auto hit = [hits](quint32 h) { return hits[h]; };
-    // The hot loop: four samples per round, one branch. Almost every line ends here with no hit at all.
-    std::size_t at = 0;
-    for (; at + 3 * stride <= last; at += 4 * stride) {
-        const unsigned any = hit(gramHash(text + at)) | hit(gramHash(text + at + stride))
-            | hit(gramHash(text + at + 2 * stride)) | hit(gramHash(text + at + 3 * stride));
-        // A hit is often a common gram that only shares a hash bit with an atom gram ("]:gp" of
-        // "[default3]:gpu-a01"): the scan goes on unless one of the four positions holds an atom.
-        if (any && atomAtAny(line, at, 4)) {
-            seen = true;
-            return confirm(line, at);
-        }
-    }
-    for (; at <= last; at += stride) {
-        if (hit(gramHash(text + at)) && atomAtAny(line, at, 1)) {
-            seen = true;
-            return confirm(line, at);
-        }
-    }
-    return false;
-}
-
-// An atom occurrence [s, s + length) that includes byte q holds the whole gram at max(s, q - 3): its
-// length is at least kGram. So the grams from first - 3 to end - 1 are all there is to look up.
-bool LiteralPrefilter::atomMayOverlap(std::string_view line, std::size_t first, std::size_t end) const
-{
-    if (m_parts.empty())
-        return false;
-    if (!m_unfiltered.empty())
-        return true;
-    if (line.size() < kGram)
-        return false;
-    const std::size_t from = first > kGram - 1 ? first - (kGram - 1) : 0;
-    const std::size_t to = std::min(end, line.size() - kGram + 1);
-    for (std::size_t g = from; g < to; ++g) {
-        const quint32 h = gramHash(line.data() + g);
-        if (m_anyGram[h / 64] >> (h % 64) & 1)
-            return true;
-    }
-    return false;
-}
-
-// Whether the atom of candidate `c` occurs in `line` with its chosen gram at `at`.
-bool LiteralPrefilter::atomBehind(std::string_view line, std::size_t at, const Candidate& c) const
-{
-    const std::string& atom = m_atoms[static_cast<std::size_t>(c.atom)];
-    const auto offset = static_cast<std::size_t>(c.offset);
-    const std::size_t n = line.size();
-    if (offset > at || atom.size() > n - (at - offset))
-        return false;
-    const char* start = line.data() + at - offset;
-    // Most hits are common grams ("nccl", "rank"): one word compare rejects them.
-    if (n - (at - offset) >= 8 && (foldCase(loadWord<quint64>(start)) & c.headMask) != c.head)
-        return false;
-    return equalsLowered(start, atom);
-}
-
-// Whether an atom sits behind one of the `count` sampled positions from `at`.
-bool LiteralPrefilter::atomAtAny(std::string_view line, std::size_t at, std::size_t count) const
-{
-    for (std::size_t k = 0; k < count; ++k, at += m_stride) {
-        const quint32 h = gramHash(line.data() + at);
-        if (!m_gramHit[h])
-            continue;
-        for (quint32 b = m_bucketStart[h]; b < m_bucketStart[h + 1]; ++b) {
-            if (atomBehind(line, at, m_candidates[b]))
-                return true;
-        }
-    }
-    return false;
-}
-
-// A sampled gram was seen at or after `from`: compare the atoms behind every sampled hit from there on,
-// then ask FilteredRE2 whether the atoms found can satisfy a pattern.
-bool LiteralPrefilter::confirm(std::string_view line, std::size_t from) const
-{
     thread_local std::vector<int> found;
     found.clear();
-    const char* text = line.data();
-    const std::size_t n = line.size();
-    const quint8* hits = m_gramHit.data();
-    const std::size_t stride = m_stride;
-    for (std::size_t at = from; at + kGram <= n; at += stride) {
-        const quint32 h = gramHash(text + at);
-        if (!hits[h])
-            continue;
-        for (quint32 b = m_bucketStart[h]; b < m_bucketStart[h + 1]; ++b) {
-            if (atomBehind(line, at, m_candidates[b]))
-                found.push_back(m_candidates[b].atom);
-        }
+    hs_scratch_t* scratch = m_db->scratch();
+    if (!scratch
+        || hs_scan(
+               m_db->db.get(), line.data(), static_cast<unsigned>(line.size()), 0, scratch, onLineHit, &found)
+            != HS_SUCCESS) {
+        seen = true; // could not look: pass the line to the exact matchers
+        return true;
     }
     if (found.empty())
         return false;
+    seen = true;
+    return confirm(found);
+}
+
+// Whether the atoms found (indexes into m_atoms, in any order, repeats allowed) can satisfy a pattern:
+// each FilteredRE2 part is asked about its own atoms, numbered from 0 in it.
+bool LiteralPrefilter::confirm(std::vector<int>& found) const
+{
     std::sort(found.begin(), found.end());
     found.erase(std::unique(found.begin(), found.end()), found.end());
-    // Each part asked about its own atoms, numbered from 0 in it.
+    // Lines of one kind hold the same few atoms ("rank", "train.py" on every logging line): the answer for a
+    // set of atoms is remembered, since FilteredRE2's AllPotentials() costs more than the scan.
+    struct Memo
+    {
+        quint64 db = 0;
+        std::vector<int> atoms;
+        bool result = false;
+    };
+    thread_local std::array<Memo, 64> memo;
+    std::size_t h = m_db->id;
+    for (const int a : found)
+        h = h * 1000003u ^ static_cast<std::size_t>(a);
+    Memo& slot = memo[h % memo.size()];
+    if (slot.db == m_db->id && slot.atoms == found)
+        return slot.result;
+    slot.db = m_db->id;
+    slot.atoms = found;
+    slot.result = potentialMatch(found);
+    return slot.result;
+}
+
+bool LiteralPrefilter::potentialMatch(const std::vector<int>& found) const
+{
     thread_local std::vector<int> local;
     thread_local std::vector<int> potentials;
     for (const Part& part : m_parts) {
@@ -133,6 +234,8 @@ bool LiteralPrefilter::confirm(std::string_view line, std::size_t from) const
             if (atom >= part.firstAtom && atom < part.firstAtom + part.atomCount)
                 local.push_back(atom - part.firstAtom);
         }
+        if (local.empty())
+            continue;
         potentials.clear();
         part.filter->AllPotentials(local, &potentials);
         if (!potentials.empty())
