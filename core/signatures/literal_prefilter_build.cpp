@@ -14,9 +14,10 @@ namespace rankscope {
 
 namespace {
 
-// Longer atoms occur on fewer lines that then fail the pattern; a length is used only if every pattern still
-// has atoms at that length (otherwise that pattern would have to run on every line).
-constexpr int kAtomLengths[] = { 13, 12, 10, 8, 6 };
+// Literals shorter than this do not gate a pattern (FilteredRE2 treats them as matching anything). Six is
+// the shortest failure phrase the scanner adds ("failed", kFailurePhrases), so no longer minimum could
+// leave every pattern an atom; the Vectorscan pass costs the same whatever the atoms' lengths.
+constexpr int kMinAtomLength = 6;
 
 // One FilteredRE2 over patterns [from, to), its atoms, and its patterns without atoms (numbered from 0).
 struct BuiltPart
@@ -54,32 +55,26 @@ bool LiteralPrefilter::build(const std::vector<std::string>& patterns)
     const std::size_t half = patterns.size() > 1 && std::thread::hardware_concurrency() > 1
         ? (patterns.size() + 1) / 2
         : patterns.size();
-    for (const int length : kAtomLengths) {
-        std::future<BuiltPart> second;
-        if (half < patterns.size())
-            second =
-                std::async(std::launch::async, buildPart, std::cref(patterns), half, patterns.size(), length);
-        BuiltPart parts[2] = { buildPart(patterns, 0, half, length), BuiltPart {} };
-        parts[1] = second.valid() ? second.get() : BuiltPart { nullptr, {}, {}, true };
-        if (!parts[0].ok || !parts[1].ok)
-            return false;
-        std::vector<int> unfiltered = parts[0].unfiltered;
-        for (const int p : parts[1].unfiltered)
-            unfiltered.push_back(p + static_cast<int>(half));
-        if (!unfiltered.empty() && length != kAtomLengths[std::size(kAtomLengths) - 1])
+    std::future<BuiltPart> second;
+    if (half < patterns.size())
+        second = std::async(
+            std::launch::async, buildPart, std::cref(patterns), half, patterns.size(), kMinAtomLength);
+    BuiltPart parts[2] = { buildPart(patterns, 0, half, kMinAtomLength), BuiltPart {} };
+    parts[1] = second.valid() ? second.get() : BuiltPart { nullptr, {}, {}, true };
+    if (!parts[0].ok || !parts[1].ok)
+        return false;
+    m_unfiltered = parts[0].unfiltered;
+    for (const int p : parts[1].unfiltered)
+        m_unfiltered.push_back(p + static_cast<int>(half));
+    m_parts.clear();
+    m_atoms.clear();
+    for (BuiltPart& part : parts) {
+        if (!part.filter)
             continue;
-        m_parts.clear();
-        m_atoms.clear();
-        for (BuiltPart& part : parts) {
-            if (!part.filter)
-                continue;
-            m_parts.push_back({ std::move(part.filter), static_cast<int>(m_atoms.size()),
-                static_cast<int>(part.atoms.size()) });
-            for (std::string& atom : part.atoms)
-                m_atoms.push_back(std::move(atom));
-        }
-        m_unfiltered = std::move(unfiltered);
-        break;
+        m_parts.push_back({ std::move(part.filter), static_cast<int>(m_atoms.size()),
+            static_cast<int>(part.atoms.size()) });
+        for (std::string& atom : part.atoms)
+            m_atoms.push_back(std::move(atom));
     }
     return compileAtoms();
 }
