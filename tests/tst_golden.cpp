@@ -49,7 +49,9 @@ std::vector<GoldenCase> goldenCases()
     for (const QString& p : logs)
         inputs.push_back({ p });
     // A real case is its files but expected.json, as score-real-cases hands them over.
-    for (const QString& c : entries(kData + QStringLiteral("/real"), QDir::Dirs)) {
+    const QStringList realCases = entries(kData + QStringLiteral("/real"), QDir::Dirs)
+        + entries(kData + QStringLiteral("/real-found"), QDir::Dirs);
+    for (const QString& c : realCases) {
         QStringList files = entries(c, QDir::Files);
         files.removeIf([](const QString& f) { return f.endsWith(QLatin1String("/expected.json")); });
         inputs.push_back(files);

@@ -133,6 +133,24 @@ private Q_SLOTS:
                                       "  traceback : Signal 6 (SIGABRT) received by PID 4444\n"
                                       "============================================================\n") } }
             << 2 << "node7" << qint64(3100) << -2 << "gives pid 4444, NCCL gives pid 3100";
+        // A Ray worker states its rank once ("[rank=N]", "[rankN]:"); its NCCL lines, under the same pid,
+        // are that rank's (real case 115 had an empty rank table without this).
+        QTest::newRow("Ray: a [rank=N] line names the pid's rank") << Files { { QStringLiteral("ray.log"),
+            QStringLiteral(
+                "(pid=767) 2021-04-26 20:54:39,279\tINFO distributed_torch_runner.py:58 -- Setting up "
+                "process group for: tcp://10.0.61.204:51091 [rank=0]\n"
+                "(pid=764) 2021-04-26 20:54:39,279\tINFO distributed_torch_runner.py:58 -- Setting up "
+                "process group for: tcp://10.0.61.204:51091 [rank=1]\n"
+                "(pid=767) ray-worker-0:767:767 [0] NCCL INFO Bootstrap : Using [0]eth0:10.0.61.204<0>\n"
+                "(pid=764) ray-worker-0:764:764 [1] misc/socket.cc:50 NCCL WARN socket closed\n") } }
+                                                                   << 1 << "ray-worker-0" << qint64(-1) << 1
+                                                                   << "";
+        QTest::newRow("Ray: a [rankN]: line names the pid's rank") << Files { { QStringLiteral("ray.log"),
+            QStringLiteral(
+                "(RayWorkerWrapper pid=2376) [rank1]:[E ProcessGroupNCCL.cpp:577] [Rank 1] Some NCCL "
+                "operations have failed or timed out.\n"
+                "(RayWorkerWrapper pid=2376) gpu3:2376:2376 [1] misc/socket.cc:50 NCCL WARN socket "
+                "closed\n") } } << 1 << "gpu3" << qint64(-1) << 1 << "";
     }
 
     void attribution()
@@ -170,6 +188,29 @@ private Q_SLOTS:
                 qPrintable(all));
         else
             QVERIFY2(all.contains(warning), qPrintable(all));
+    }
+
+    // One pid that wrappers on two hosts state as two ranks: the pid names neither, so a line of that pid
+    // under a third spelling of the host stays unattributed rather than guessed.
+    void wrapperRankAmbiguousPid()
+    {
+        QTemporaryDir dir;
+        QFile f(dir.filePath(QStringLiteral("ray.log")));
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("(pid=767, ip=10.0.0.1) Setting up process group for: tcp://10.0.0.1:1 [rank=0]\n"
+                "(pid=767, ip=10.0.0.2) Setting up process group for: tcp://10.0.0.1:1 [rank=3]\n"
+                "(pid=767, ip=10.0.0.2) gpu-b:767:767 [0] misc/socket.cc:50 NCCL WARN socket closed\n");
+        f.close();
+        LoadOptions o;
+        o.paths = { dir.path() };
+        const LoadResult r = loadIncidents(o);
+        QVERIFY2(r.error.isEmpty(), qPrintable(r.error));
+        const Incident& inc = r.incidents.back();
+        QVERIFY(inc.firstWarn >= 0);
+        QCOMPARE(inc.events[static_cast<size_t>(inc.firstWarn)].rank, -1);
+        QCOMPARE(rankTagIn("process group for: tcp://x:1 [rank=12]"), 12);
+        QCOMPARE(rankTagIn("[rank=1] and [rank=2]"), -1);
+        QCOMPARE(rankTagIn("[rank=] [rank=x]"), -1);
     }
 
     // FQDN spellings are kept as aliases of the short name.

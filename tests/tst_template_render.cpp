@@ -107,6 +107,20 @@ private Q_SLOTS:
         QCOMPARE(rankscope::shellQuote(value), expected);
     }
 
+    // A sentence whose value is unknown is dropped whole: an "e.g. " inside it is no sentence end.
+    void proseKeepsAbbreviationsInTheirSentence()
+    {
+        RenderContext none;
+        const QString fix =
+            QStringLiteral("Repair the link on {nic}; only raise NCCL_IB_TIMEOUT (e.g. 22) when the "
+                           "fabric is healthy, i.e. after a test. Then rerun.");
+        QCOMPARE(renderProse(fix, none), QStringLiteral("Then rerun."));
+        QCOMPARE(renderProse(fix, sampleContext()),
+            QStringLiteral(
+                "Repair the link on mlx5_0; only raise NCCL_IB_TIMEOUT (e.g. 22) when the fabric is "
+                "healthy, i.e. after a test. Then rerun."));
+    }
+
     void placeholders()
     {
         QCOMPARE(templatePlaceholders(QStringLiteral("{a} {b} {a} {{c}} ${D} {1x}")),

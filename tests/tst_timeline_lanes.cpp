@@ -115,22 +115,27 @@ void TimelineLanesTest::lineOrderAxisWithoutTimes()
 
 void TimelineLanesTest::rayWorkersGetPidLanes()
 {
-    // Ray prefixes every worker line with "(pid=N)"; the NCCL lines inside also give host:pid.
+    // Ray prefixes every worker line with "(pid=N)"; the NCCL lines inside also give host:pid. Each worker
+    // says which rank it is ("Setting up process group ... [rank=N]"), so pid 767 is the rank-0 lane on its
+    // host, not a lane of a process without a rank.
     const Analysis analysis =
         analyzeFolder(kReal + QStringLiteral("/115-ray-sgd-hang-p2p-broken-in-vm-libibverbs-distractor"));
     const IncidentViewModel view = buildIncidentViewModel(analysis, analysis.current, false);
     const TimelineModel& model = view.timeline;
-    bool worker767 = false;
+    bool rank0 = false;
+    bool rank1 = false;
     for (int l = 0; l < model.laneCount(); ++l) {
         const TimelineLane& lane = model.lane(l);
-        if (lane.pid == 767) {
-            worker767 = true;
-            QCOMPARE(lane.kind, TimelineRowKind::Process);
+        QVERIFY2(lane.kind != TimelineRowKind::Process, qPrintable(lane.label));
+        if (lane.rank == 0 || lane.rank == 1) {
+            (lane.rank == 0 ? rank0 : rank1) = true;
+            QCOMPARE(lane.kind, TimelineRowKind::Rank);
             QCOMPARE(lane.host, QStringLiteral("ray-608788daf515e90a03e090eb-ray-worker-0"));
             QVERIFY(model.rowOfLane(l) >= 0);
         }
     }
-    QVERIFY(worker767);
+    QVERIFY(rank0);
+    QVERIFY(rank1);
 }
 
 QTEST_GUILESS_MAIN(TimelineLanesTest)

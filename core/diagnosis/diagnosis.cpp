@@ -6,6 +6,7 @@
 
 #include <QDir>
 #include <QFileInfo>
+#include <QRegularExpression>
 #include <algorithm>
 #include <map>
 #include <set>
@@ -69,6 +70,16 @@ QStringList suspectLines(const std::vector<Suspect>& suspects)
 }
 
 namespace {
+
+// NCCL handed the warning's failure up: its record carries a return-code trail with an error
+// ("graph/search.cc:749 -> 2", "init.cc:1234 -> 6 [Async thread]"), so the call failed there and then.
+bool passesAnErrorUp(const LogEvent& e)
+{
+    static const QRegularExpression trail(
+        QStringLiteral(R"(\.(?:cc|cu|c|h|cpp):\d+(?: \([^)]*\))? -> [1-9])"));
+    return std::any_of(e.continuation.begin(), e.continuation.end(),
+        [](const QString& line) { return trail.match(line).hasMatch(); });
+}
 
 QString usedNic(const RankInfo* r)
 {
@@ -266,9 +277,11 @@ Diagnosis diagnose(const Incident& inc, const Catalog& cat, const DiagnoseOption
     d.initiatingEvent = findInitiating(inc, cat, &cause, &how);
     fillSuspects(inc, cat, d);
     // An unrecognised warning is never the cause of a hang: with nothing worse, a stall in NCCL's setup wins.
+    // A warning whose error NCCL passes up ("-> 2") is no hang: the setup failed at that line.
     if (d.initiatingEvent >= 0 && !cause && roleOf(inc, cat, d.initiatingEvent) == kUnmatchedRoleRank
         && inc.events[static_cast<size_t>(d.initiatingEvent)].severity == Severity::Warn
-        && inc.ncclInitFile >= 0 && !inc.ncclInitCompleted) {
+        && !passesAnErrorUp(inc.events[static_cast<size_t>(d.initiatingEvent)]) && inc.ncclInitFile >= 0
+        && !inc.ncclInitCompleted) {
         const LogEvent& w = inc.events[static_cast<size_t>(d.initiatingEvent)];
         d.notes << QStringLiteral("the only warning (line %1: %2) is not taken for the cause of the hang")
                        .arg(w.line)

@@ -45,6 +45,9 @@ struct Joiner
     std::unordered_map<HostPid, QSet<int>, KeyHash> byProc; // (host, pid) -> ranks
     std::map<std::pair<QString, int>, int> byHostLocal; // (host, local rank) -> rank
     std::unordered_map<ProcKey, int, KeyHash> worldSize; // nranks of the communicator behind byProcDev
+    // pid -> ranks that a wrapped process stated for itself (WrapperRank): the wrapper's host is an IP or
+    // nothing, NCCL's is a name, so these are keyed by pid alone and used only when the pid is unambiguous.
+    std::unordered_map<qint64, QSet<int>> byWrapperPid;
     QSet<QString> warned;
 
     void warn(const QString& text)
@@ -119,6 +122,8 @@ struct Joiner
                 const Where where { s.info.displayPath, f.line };
                 if (f.kind == IdentityFact::Kind::Init || f.kind == IdentityFact::Kind::NcclTestsRank) {
                     mapProcess(f.host, f.pid, f.ncclDev, f.rank, f.nRanks, where);
+                } else if (f.kind == IdentityFact::Kind::WrapperRank && f.pid >= 0) {
+                    byWrapperPid[f.pid].insert(f.rank);
                 }
             }
         }
@@ -146,8 +151,9 @@ struct Joiner
                         info.initCompleted || f.initComplete || f.kind == IdentityFact::Kind::NcclTestsRank;
                     continue;
                 }
-                if (f.kind == IdentityFact::Kind::TorchrunFailure)
-                    continue; // after every process is known (below), so a pid mismatch is seen
+                if (f.kind == IdentityFact::Kind::TorchrunFailure
+                    || f.kind == IdentityFact::Kind::WrapperRank)
+                    continue; // torchrun's: after every process is known (below), so a pid mismatch is seen
                 // The other facts describe a process: find its rank.
                 r = resolveProcess(f.host, f.pid, f.ncclDev);
                 if (r < 0)
@@ -226,6 +232,11 @@ struct Joiner
         auto all = byProc.find({ host, pid });
         if (all != byProc.end() && all->second.size() == 1)
             return *all->second.begin();
+        if (all != byProc.end())
+            return -1; // NCCL knows this process under several ranks: a wrapper's word does not choose
+        auto wrapped = byWrapperPid.find(pid);
+        if (wrapped != byWrapperPid.end() && wrapped->second.size() == 1)
+            return *wrapped->second.begin();
         return -1;
     }
 
@@ -452,7 +463,7 @@ void buildIncident(std::vector<FileScan>& scans, Incident& inc)
             return sortEvents(scans, std::move(earlier), fileBase);
         });
     inc.events.clear();
-    Joiner j { scans, inc, {}, {}, {}, {}, {}, {} };
+    Joiner j { scans, inc, {}, {}, {}, {}, {}, {}, {} };
     j.readFacts();
     j.resolveFiles();
     for (std::size_t i = 0; i < scans.size(); ++i) {

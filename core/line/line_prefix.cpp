@@ -177,7 +177,10 @@ bool isDeviceOnlyPrefix(std::string_view s)
     if (at == std::string_view::npos)
         return startsWith(s, "NCCL INFO ") || startsWith(s, "NCCL WARN ");
     const std::string_view before = head.substr(0, at);
-    return before.find(' ') == std::string_view::npos && before.find(".c") != std::string_view::npos
+    // A source location: "graph/rings.cc:38", "misc/shmutils.cc:88", and before NCCL 2.9 the headers that
+    // held the code, "include/shm.h:28" (NVIDIA/nccl#525: "[3] include/shm.h:28 NCCL WARN ...").
+    return before.find(' ') == std::string_view::npos
+        && (before.find(".c") != std::string_view::npos || before.find(".h:") != std::string_view::npos)
         && before.find(':') != std::string_view::npos;
 }
 

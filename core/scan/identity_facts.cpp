@@ -154,6 +154,23 @@ bool parseNcclIdentity(std::string_view m, IdentityFact& f)
     }
 }
 
+int rankTagIn(std::string_view message)
+{
+    constexpr std::string_view tag = "[rank=";
+    const std::size_t at = message.find(tag);
+    if (at == std::string_view::npos)
+        return -1;
+    const char* first = message.data() + at + tag.size();
+    const char* last = message.data() + message.size();
+    int rank = -1;
+    const auto [end, ec] = std::from_chars(first, last, rank);
+    if (ec != std::errc() || end == first || end == last || *end != ']' || rank < 0)
+        return -1;
+    // Two different tags on one line ("[rank=0] ... [rank=1]") name no single writer.
+    const int other = rankTagIn(message.substr(static_cast<std::size_t>(end - message.data())));
+    return other >= 0 && other != rank ? -1 : rank;
+}
+
 bool parseNcclTestsRank(std::string_view line, IdentityFact& f)
 {
     static const RE2 re(

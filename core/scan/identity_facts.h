@@ -42,6 +42,7 @@ struct IdentityFact
         Bootstrap, // "Bootstrap: Using ens1f0:10.10.0.12<0>"
         NcclTestsRank, // "#  Rank  2 Group  0 Pid 3164639 on fengyun device  0 [0x01] ..."
         TorchrunFailure, // one block of torchrun's ChildFailedError summary
+        WrapperRank, // a wrapped process states its rank: "(pid=767) ... [rank=0]", "(pid=9) [rank1]:[E..."
     };
     Kind kind = Kind::Init;
     int file = -1;
@@ -69,6 +70,10 @@ struct IdentityFact
 // Reads the facts an NCCL INFO message carries (message = text after "NCCL INFO ").
 // Returns false when the message is not an identity line.
 bool parseNcclIdentity(std::string_view message, IdentityFact& fact);
+
+// The rank a line states for its writer in a "[rank=N]" tag (Ray SGD's "Setting up process group for: ...
+// [rank=N]", vLLM and Determined workers' "[rank=N]"); -1 when it has none or more than one.
+int rankTagIn(std::string_view message);
 
 // "#  Rank  2 Group  0 Pid 3164639 on fengyun device  0 [0x01] NVIDIA H100"
 bool parseNcclTestsRank(std::string_view line, IdentityFact& fact);

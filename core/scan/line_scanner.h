@@ -98,6 +98,7 @@ private:
     // new process. Returns true when the line starts a new attempt.
     bool restartBefore(const LinePrefix& p);
     void readFacts(const LinePrefix& p, std::string_view text);
+    void readWrapperRank(const LinePrefix& p);
     FileScan& m_out;
     const ScanContext& m_ctx;
     const LiteralPrefilter* m_prefilter; // the matcher's, asked directly by the shortcuts

@@ -114,6 +114,8 @@ bool LineScanner::restartBefore(const LinePrefix& p)
 
 void LineScanner::readFacts(const LinePrefix& p, std::string_view text)
 {
+    if (p.rayPid >= 0)
+        readWrapperRank(p);
     const bool testsHeader = p.nccl == NcclLevel::None && !p.message.empty() && p.message[0] == '#';
     if (p.nccl != NcclLevel::Info && !testsHeader)
         return; // most lines: no fact to build (an IdentityFact holds QStrings)
@@ -148,6 +150,24 @@ void LineScanner::readFacts(const LinePrefix& p, std::string_view text)
         f.pid = p.pid;
     if (f.ncclDev < 0)
         f.ncclDev = p.ncclDev;
+    m_out.facts.push_back(std::move(f));
+}
+
+// A Ray worker's line that states its rank ("[rankN]:" prefix, "[rank=N]" tag) names the rank of the
+// wrapper's pid, so that its other lines (NCCL's, the traceback's) are that rank's too (attribution).
+// Ray lines never take the scanner's shortcuts, so every one of them comes here.
+void LineScanner::readWrapperRank(const LinePrefix& p)
+{
+    const int rank = p.globalRank >= 0 ? p.globalRank : rankTagIn(p.message);
+    if (rank < 0)
+        return;
+    IdentityFact f;
+    f.kind = IdentityFact::Kind::WrapperRank;
+    f.file = m_file;
+    f.line = m_lineNo;
+    f.pid = p.rayPid;
+    f.rank = rank;
+    f.host = bytesToQString(shortHostName(!p.ncclHost.empty() ? p.ncclHost : p.rayIp));
     m_out.facts.push_back(std::move(f));
 }
 

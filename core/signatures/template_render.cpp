@@ -213,8 +213,10 @@ QString renderProse(const QString& tmpl, const RenderContext& context)
 {
     if (canRender(tmpl, context))
         return renderTemplate(tmpl, context);
-    // Sentences end at ". ", "! ", "? " or a line break; the separator stays with its sentence.
-    static const QRegularExpression end(QStringLiteral(R"((?<=[.!?])\s+|\n)"));
+    // Sentences end at ". ", "! ", "? " or a line break; the separator stays with its sentence. "e.g. " and
+    // "i.e. " end none: a split there dropped the sentence's head with its unknown value and kept the tail
+    // ("22) when the fabric is ..." from "... on {nic} ... (e.g. 22) when the fabric ...").
+    static const QRegularExpression end(QStringLiteral(R"((?<=[.!?])(?<!\b[a-z]\.[a-z]\.)\s+|\n)"));
     QStringList kept;
     qsizetype from = 0;
     QRegularExpressionMatchIterator it = end.globalMatch(tmpl);
