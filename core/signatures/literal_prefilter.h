@@ -8,6 +8,7 @@
 
 #include <QtGlobal>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -66,6 +67,7 @@ public:
     const std::vector<std::string>& atoms() const { return m_atoms; }
 
 private:
+    std::optional<bool> fixedAnswer(bool& sawAtom) const;
     bool confirm(std::vector<int>& found) const;
     bool potentialMatch(const std::vector<int>& found) const;
     bool compileAtoms();

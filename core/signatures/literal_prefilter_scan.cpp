@@ -8,6 +8,7 @@
 #include <atomic>
 #include <hs.h>
 #include <limits>
+#include <optional>
 #include <re2/filtered_re2.h>
 
 namespace rankscope {
@@ -143,16 +144,25 @@ void LiteralPrefilter::scanBlock(std::string_view block, AtomHits& out) const
             [](const AtomHit& a, const AtomHit& b) { return a.end < b.end; });
 }
 
+// The answer every line gets when nothing needs looking up: none without patterns, all when a pattern has
+// no atom. nullopt when the line's atoms decide.
+std::optional<bool> LiteralPrefilter::fixedAnswer(bool& sawAtom) const
+{
+    sawAtom = !m_unfiltered.empty() && !m_parts.empty();
+    if (m_parts.empty())
+        return false;
+    if (!m_unfiltered.empty())
+        return true;
+    return std::nullopt;
+}
+
 bool LiteralPrefilter::mayMatch(const AtomHits& hits, std::string_view line, bool* sawAtom) const
 {
     Q_ASSERT(hits.covers(line));
     bool saw = false;
     bool& seen = sawAtom ? *sawAtom : saw;
-    seen = !m_unfiltered.empty() && !m_parts.empty();
-    if (m_parts.empty())
-        return false;
-    if (!m_unfiltered.empty())
-        return true;
+    if (const std::optional<bool> fixed = fixedAnswer(seen))
+        return *fixed;
     const auto from = static_cast<quint32>(line.data() - hits.base);
     const auto to = static_cast<quint32>(from + line.size());
     // The first occurrence that ends inside the line; those that also start inside it are its atoms.
@@ -174,11 +184,8 @@ bool LiteralPrefilter::mayMatch(std::string_view line, bool* sawAtom) const
 {
     bool saw = false;
     bool& seen = sawAtom ? *sawAtom : saw;
-    seen = !m_unfiltered.empty() && !m_parts.empty();
-    if (m_parts.empty())
-        return false;
-    if (!m_unfiltered.empty())
-        return true;
+    if (const std::optional<bool> fixed = fixedAnswer(seen))
+        return *fixed;
     if (!m_db || line.empty())
         return false;
     thread_local std::vector<int> found;
