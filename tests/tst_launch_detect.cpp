@@ -238,11 +238,12 @@ private Q_SLOTS:
         // retyped without ProcessGroupNCCL, so no framework shows
         QTest::newRow("102 srun") << QStringLiteral("102-watchdog-barrier-inside-rank0-only-block")
                                   << QStringList { QStringLiteral("slurm") } << QString();
-        // ray-project/ray#15495: a KubeRay pod ("ray-...-ray-worker-0") as NCCL host; the old "(pid=767)"
-        // Ray prefix names no Ray
+        // ray-project/ray#15495: Ray 1.x's bare "(pid=767)" worker prefix in a KubeRay pod
+        // ("ray-...-ray-worker-0" as NCCL host): Ray under Kubernetes
         QTest::newRow("115 kuberay") << QStringLiteral(
             "115-ray-sgd-hang-p2p-broken-in-vm-libibverbs-distractor")
-                                     << QStringList { QStringLiteral("kubernetes") } << QString();
+                                     << QStringList { QStringLiteral("ray"), QStringLiteral("kubernetes") }
+                                     << QString();
         // NVIDIA/nccl#2101: vLLM's multiproc workers in a pod
         QTest::newRow("108 vllm") << QStringLiteral("108-vgpu-uvm-disabled-cudamempool-not-supported")
                                   << QStringList {} << QStringLiteral("vllm");

@@ -234,10 +234,12 @@ unsigned prefixKinds(const LinePrefix& p, std::string_view text, unsigned skip)
     if ((skip & kindBit(LaunchKind::Torchrun)) == 0 && p.teeLocalRank >= 0)
         found |= kindBit(LaunchKind::Torchrun); // torchrun --tee "[default3]:"
     if (p.wrapped) {
-        // A Ray worker says its ip ("(RayTrainWorker pid=3738, ip=172.17.130.64)") or its name says Ray;
-        // vLLM's own "(VllmWorker TP0 pid=..)" and "(Worker pid=..)" do neither.
+        // A Ray worker says its ip ("(RayTrainWorker pid=3738, ip=172.17.130.64)"), its name says Ray, or
+        // it is Ray 1.x's bare "(pid=767)" (a worker on the driver's node); vLLM's own "(VllmWorker TP0
+        // pid=..)" and "(Worker pid=..)" are named and say no ip.
         if ((skip & kindBit(LaunchKind::Ray)) == 0
-            && (!p.rayIp.empty() || p.sourceTag.find("Ray") != std::string_view::npos))
+            && (!p.rayIp.empty() || p.sourceTag.find("Ray") != std::string_view::npos
+                || (p.rayPid >= 0 && p.sourceTag.empty())))
             found |= kindBit(LaunchKind::Ray);
         // OpenMPI --tag-output "[1,3]<stderr>:".
         if ((skip & kindBit(LaunchKind::Mpirun)) == 0) {
