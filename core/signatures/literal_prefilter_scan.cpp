@@ -138,10 +138,9 @@ void LiteralPrefilter::scanBlock(std::string_view block, AtomHits& out) const
         return;
     }
     // Literal matches come in order of their end; keep the lookup below right if they ever do not.
-    if (!std::is_sorted(out.hits.begin(), out.hits.end(),
-            [](const AtomHit& a, const AtomHit& b) { return a.end < b.end; }))
-        std::sort(out.hits.begin(), out.hits.end(),
-            [](const AtomHit& a, const AtomHit& b) { return a.end < b.end; });
+    const auto byEnd = [](const AtomHit& a, const AtomHit& b) { return a.end < b.end; };
+    if (!std::is_sorted(out.hits.begin(), out.hits.end(), byEnd))
+        std::sort(out.hits.begin(), out.hits.end(), byEnd);
 }
 
 // The answer every line gets when nothing needs looking up: none without patterns, all when a pattern has
