@@ -2,6 +2,7 @@
 // The literal prefilter finds the patterns' atoms with one Vectorscan pass per block of bytes; these tests
 // put atoms at every alignment, in every case, at both ends of a line and across line ends, and check that
 // a line looked up in its block's hits gets the same answer as the line scanned on its own.
+#include "level_cues.h"
 #include "literal_prefilter.h"
 
 #include <QTest>
@@ -127,6 +128,36 @@ private Q_SLOTS:
     // A block of lines scanned once: every line (and every view inside a line, as the scanner asks about a
     // line without its CR or its message) gets the answer it gets when scanned on its own. Atoms that cross
     // a line end belong to neither line.
+    // The level cues are found as written (case matters) beside the atoms, and are no atoms themselves.
+    void findsLevelCuesInTheBlock()
+    {
+        LiteralPrefilter f;
+        QVERIFY(f.build({ "(?i)unhandled system error" }));
+        const std::vector<std::string> lines { "2026-01-01 10:00:00,1 - WARNING - x",
+            "x - warning - lower case", "RuntimeError: boom", "runtimeerror: lower case", "[E] short",
+            "[e] short lower", "plain INFO line", "Segmentation fault", "unhandled system error",
+            "NVRM: Xid 79", "nvrm: xid lower", "" };
+        std::string block;
+        for (const std::string& l : lines)
+            block += l + "\n";
+        AtomHits hits;
+        f.scanBlock(block, hits);
+        std::size_t at = 0;
+        for (const std::string& l : lines) {
+            const std::string_view view(block.data() + at, l.size());
+            bool cue = false;
+            for (const std::string_view c : kLevelCues)
+                cue = cue || view.find(c) != std::string_view::npos;
+            QCOMPARE(f.mayHoldLevelWord(hits, view), cue);
+            bool sawAtom = false;
+            QCOMPARE(f.mayMatch(hits, view, &sawAtom), l == "unhandled system error");
+            QCOMPARE(sawAtom, l == "unhandled system error");
+            at += l.size() + 1;
+        }
+        // A line not inside the block is not known: the caller must read it.
+        QVERIFY(f.mayHoldLevelWord(hits, std::string_view("plain")));
+    }
+
     void blockHitsAnswerLikeTheLineAlone()
     {
         const std::vector<std::string> patterns { "(?i)unhandled system error", "Call to ibv_\\w+ failed",

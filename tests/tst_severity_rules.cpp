@@ -1,9 +1,13 @@
 // SPDX-License-Identifier: MIT
 // The console shortcut isPlainInfoMessage() must never disagree with classifyMessage(): where it says
-// "plain INFO", the full rules say so too. Crafted rows, then every message of the sample consoles.
+// "plain INFO", the full rules say so too. Crafted rows, then every message of the sample consoles. And the
+// level cues the block search looks for must cover every word classifyMessage() reads: a line without
+// one is classified the same unread.
+#include "level_cues.h"
 #include "line_prefix.h"
 #include "severity_rules.h"
 
+#include <QDirIterator>
 #include <QFile>
 #include <QtTest>
 
@@ -67,6 +71,68 @@ private Q_SLOTS:
             }
         }
         QVERIFY(plain > 50); // the shortcut does take the ordinary lines
+    }
+
+    static bool holdsLevelCue(std::string_view text)
+    {
+        for (const std::string_view cue : kLevelCues) {
+            if (text.find(cue) != std::string_view::npos)
+                return true;
+        }
+        return false;
+    }
+
+    // Each word classifyMessage() knows, alone, at the start and inside a line: each is found by a cue.
+    void levelCuesCoverTheWords_data()
+    {
+        QTest::addColumn<QString>("message");
+        for (const char* m : { "Traceback (most recent call last):", "terminate called after throwing x",
+                 "Segmentation fault (core dumped)", "Fatal Python error: Aborted", "RuntimeError: x",
+                 "torch.distributed.DistBackendError: x", "ChildFailedError", "ValueException: y",
+                 "KeyboardInterrupt", "x FATAL y", "x CRITICAL y", "x ERROR y", "NVRM: Xid 79", "WARN x",
+                 "Out of memory: Killed process 7", "x oom-kill y", "x WARNING y", "[F] x", "[E] x", "[W] x",
+                 "[WARN] x" })
+            QTest::newRow(m) << QString::fromLatin1(m);
+    }
+
+    void levelCuesCoverTheWords()
+    {
+        QFETCH(QString, message);
+        const std::string m = message.toStdString();
+        const LineClass c = classifyMessage(0, m);
+        QVERIFY2(c.severity != Severity::Info || c.shape != LineShape::Plain, "a word the rules read");
+        QVERIFY(holdsLevelCue(m));
+    }
+
+    // Every line of every test input: where the line holds no cue, reading its message changes nothing.
+    void unreadLinesClassifyTheSame()
+    {
+        int lines = 0, withoutCue = 0, levelled = 0;
+        QDirIterator it(QStringLiteral(RANKSCOPE_TEST_DATA), QDir::Files, QDirIterator::Subdirectories);
+        while (it.hasNext()) {
+            QFile f(it.next());
+            if (f.size() > (8 << 20) || !f.open(QIODevice::ReadOnly))
+                continue;
+            while (!f.atEnd()) {
+                QByteArray line = f.readLine();
+                if (line.endsWith('\n'))
+                    line.chop(1);
+                const std::string_view text(line.constData(), static_cast<size_t>(line.size()));
+                const LinePrefix p = parseLinePrefix(text);
+                const LineClass read = classifyLine(p, true);
+                ++lines;
+                levelled += read.severity != Severity::Info || read.shape != LineShape::Plain ? 1 : 0;
+                if (holdsLevelCue(text))
+                    continue;
+                ++withoutCue;
+                const LineClass unread = classifyLine(p, false);
+                QVERIFY2(read.severity == unread.severity && read.shape == unread.shape, line.constData());
+            }
+        }
+        qInfo("%d lines, %d without a cue, %d with a level of their own", lines, withoutCue, levelled);
+        QVERIFY(lines > 5000);
+        QVERIFY(withoutCue > lines / 2);
+        QVERIFY(levelled > 100);
     }
 
     // NCCL's return-code trails, the templates of log-formats.md 3.2, against INFO lines that only look

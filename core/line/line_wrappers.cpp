@@ -3,6 +3,8 @@
 
 #include "text_util.h"
 
+#include <cstring>
+
 namespace rankscope {
 
 namespace {
@@ -105,10 +107,21 @@ bool readDetermined(std::string_view s, LineWrappers& w, std::size_t& length)
     return true;
 }
 
+bool holdsPodArrow(std::string_view s)
+{
+    for (std::size_t at = s.find('>'); at != std::string_view::npos; at = s.find('>', at + 1)) {
+        if (at >= 1 && at + 2 < s.size() && s[at - 1] == ' ' && s[at + 1] == '>' && s[at + 2] == ' ')
+            return true;
+    }
+    return false;
+}
+
 // A pod's or container's own clock: "2025-08-12 09:37:03.463948 worker-9 >> ".
 bool readPodClock(std::string_view s, LineWrappers& w, std::size_t& length)
 {
-    if (s.size() < 24 || !isDigit(s[0]))
+    // Most lines that start with a digit are a logger's own stamp, without the " >> ": a memchr for its
+    // rare '>' refuses them before the stamp is parsed, which the prefix parser then does once, not twice.
+    if (s.size() < 24 || !isDigit(s[0]) || !holdsPodArrow(s))
         return false;
     const ParsedStamp stamp = findTimestamp(s);
     if (!stamp.found() || stamp.offset != 0)

@@ -77,7 +77,7 @@ bool isReturnTrail(std::string_view message)
     return rest.size() >= 4 && rest.substr(0, 3) == "-> " && rest[3] >= '0' && rest[3] <= '9';
 }
 
-LineClass classifyLine(const LinePrefix& p)
+LineClass classifyLine(const LinePrefix& p, bool mayHoldLevelWord)
 {
     LineClass out;
     const std::string_view m = p.message;
@@ -95,14 +95,17 @@ LineClass classifyLine(const LinePrefix& p)
     case NcclLevel::None:
         break;
     }
-    return classifyMessage(p.stamp.severity, m);
+    return classifyMessage(p.stamp.severity, m, mayHoldLevelWord);
 }
 
-LineClass classifyMessage(char letter, std::string_view m)
+LineClass classifyMessage(char letter, std::string_view m, bool mayHoldLevelWord)
 {
     LineClass out;
     if (letter != 0)
         out.severity = fromLetter(letter);
+    // Every word compared below holds one of kLevelCues (tst_severity_rules checks it on every test line).
+    if (!mayHoldLevelWord)
+        return out;
 
     const char first = m.empty() ? '\0' : m[0];
     if (first == 'T' && startsWith(m, "Traceback (most recent call last)")) {

@@ -21,10 +21,12 @@ struct LineClass
     LineShape shape = LineShape::Plain;
 };
 
-LineClass classifyLine(const LinePrefix& prefix);
+// `mayHoldLevelWord` false says that the line holds none of kLevelCues (core/model/level_cues.h), as the
+// block search found: a line without an NCCL prefix is then plain at its stamp's level, unread.
+LineClass classifyLine(const LinePrefix& prefix, bool mayHoldLevelWord = true);
 // The part of classifyLine for a line without an NCCL prefix: `letter` is its stamp's glog severity letter
 // (0 when it has none) and `message` the text after every prefix.
-LineClass classifyMessage(char letter, std::string_view message);
+LineClass classifyMessage(char letter, std::string_view message, bool mayHoldLevelWord = true);
 // NCCL's return-code trail, as an INFO message: "transport/net.cc:1227 -> 6", "init.cc:1234 -> 6 [Async
 // thread]", 2.30's "transport/net.cc:1227 (ncclNetConnect) -> 6".
 bool isReturnTrail(std::string_view message);

@@ -151,7 +151,7 @@ void LineScanner::line(std::string_view raw, qint64 offset, bool cut)
         if (!fullParseOnly)
             m_glog.learn(text, p);
     }
-    const LineClass c = classifyLine(p);
+    const LineClass c = classifyLine(p, mayHoldLevelWord(text));
     if (restartBefore(p) && m_lineNo > 1) {
         ++m_segment;
         m_out.restartLines.push_back(m_lineNo);
@@ -351,7 +351,7 @@ inline bool LineScanner::plainGlogLine(std::string_view text)
     if (!isPlainInfoMessage(m)) { // the exact rules: leading spaces, an NCCL prefix, a fact, the class
         if (!m_glog.messageOf(entry, text, m) || (!m.empty() && m[0] == '#'))
             return false;
-        const LineClass c = classifyMessage('I', m);
+        const LineClass c = classifyMessage('I', m, mayHoldLevelWord(text));
         if (c.severity != Severity::Info || c.shape != LineShape::Plain)
             return false;
     }

@@ -91,6 +91,12 @@ private:
     // The prefilter's answer for `text` (false without a prefilter): from the block's hits when `text` is
     // a view of the block, else from a scan of its own.
     inline bool prefilterPasses(std::string_view text, bool* sawAtom = nullptr) const;
+    // False when the block search found none of kLevelCues in `text`, a view of the block: the line's
+    // message need not be read for a level word.
+    inline bool mayHoldLevelWord(std::string_view text) const
+    {
+        return !m_prefilter || !m_block || m_prefilter->mayHoldLevelWord(*m_block, text);
+    }
     int streamIndex(const LinePrefix& p);
     int remember(int stream);
 

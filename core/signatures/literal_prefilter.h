@@ -7,6 +7,7 @@
 #pragma once
 
 #include <QtGlobal>
+#include <algorithm>
 #include <memory>
 #include <optional>
 #include <string>
@@ -39,6 +40,33 @@ struct AtomHits
     {
         return base && text.data() >= base && text.data() + text.size() <= base + size;
     }
+    // A new block: no hits yet (the vector keeps its capacity).
+    void reset(const char* blockBase, std::size_t blockSize)
+    {
+        base = blockBase;
+        size = blockSize;
+        hits.clear();
+        cursor = 0;
+    }
+    // The first hit that ends after block offset `from`. The scanner asks about its lines in order, so the
+    // answer is walked to from the last one; a step back searches.
+    std::size_t firstEndingAfter(quint32 from) const
+    {
+        std::size_t i = cursor <= hits.size() ? cursor : hits.size();
+        if (i > 0 && hits[i - 1].end > from) {
+            i = static_cast<std::size_t>(
+                std::partition_point(hits.begin(), hits.begin() + static_cast<std::ptrdiff_t>(i),
+                    [from](const AtomHit& h) { return h.end <= from; })
+                - hits.begin());
+        }
+        while (i < hits.size() && hits[i].end <= from)
+            ++i;
+        cursor = i;
+        return i;
+    }
+
+private:
+    mutable std::size_t cursor = 0; // firstEndingAfter()'s last answer
 };
 
 class LiteralPrefilter
@@ -61,6 +89,9 @@ public:
     // The same for a line that is not a view of a scanned block (a copy without colour codes, a test):
     // one Vectorscan pass over the line itself.
     bool mayMatch(std::string_view line, bool* sawAtom = nullptr) const;
+    // False only when `line`, a view inside the block `hits` was found in, holds none of kLevelCues
+    // (core/model/level_cues.h, case-sensitive), which the same search looks for beside the atoms.
+    bool mayHoldLevelWord(const AtomHits& hits, std::string_view line) const;
 
     // Patterns without a usable literal: their presence makes mayMatch() pass every line.
     const std::vector<int>& unfilteredPatterns() const { return m_unfiltered; }
@@ -81,6 +112,8 @@ private:
     struct Database; // the Vectorscan database of the atoms
     std::vector<Part> m_parts; // the patterns in order, split in up to two parts built on two cores
     std::vector<std::string> m_atoms; // lower case
+    // Ids from m_atoms.size() on in the database are the level cues; a hit of one is no atom.
+    quint32 m_cueBase = 0;
     std::vector<quint32> m_atomLength;
     std::vector<int> m_unfiltered;
     std::unique_ptr<Database> m_db;

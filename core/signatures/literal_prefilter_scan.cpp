@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // The literal prefilter's search: one Vectorscan database of every atom (caseless literals), scanned over a
 // whole block of bytes or over one line, and FilteredRE2 asked about the atoms of a line.
+#include "level_cues.h"
 #include "literal_prefilter.h"
 
 #include <algorithm>
@@ -71,22 +72,27 @@ bool LiteralPrefilter::compileAtoms()
 {
     m_db.reset();
     m_atomLength.clear();
-    if (m_atoms.empty())
-        return true; // nothing to look for: mayMatch() passes every line or none (unfilteredPatterns())
+    // The atoms, caseless, then the level cues as they are written: one search finds both.
     std::vector<const char*> expressions;
     std::vector<std::size_t> lengths;
-    std::vector<unsigned> flags(m_atoms.size(), HS_FLAG_CASELESS);
+    std::vector<unsigned> flags;
     std::vector<unsigned> ids;
-    for (std::size_t a = 0; a < m_atoms.size(); ++a) {
-        expressions.push_back(m_atoms[a].data());
-        lengths.push_back(m_atoms[a].size());
-        m_atomLength.push_back(static_cast<quint32>(m_atoms[a].size()));
-        ids.push_back(static_cast<unsigned>(a));
-    }
+    const auto add = [&](std::string_view literal, unsigned flag) {
+        ids.push_back(static_cast<unsigned>(expressions.size()));
+        expressions.push_back(literal.data());
+        lengths.push_back(literal.size());
+        flags.push_back(flag);
+        m_atomLength.push_back(static_cast<quint32>(literal.size()));
+    };
+    for (const std::string& atom : m_atoms)
+        add(atom, HS_FLAG_CASELESS);
+    m_cueBase = static_cast<quint32>(m_atoms.size());
+    for (const std::string_view cue : kLevelCues)
+        add(cue, 0);
     hs_database_t* db = nullptr;
     hs_compile_error_t* error = nullptr;
     const hs_error_t rc = hs_compile_lit_multi(expressions.data(), flags.data(), ids.data(), lengths.data(),
-        static_cast<unsigned>(m_atoms.size()), HS_MODE_BLOCK, nullptr, &db, &error);
+        static_cast<unsigned>(expressions.size()), HS_MODE_BLOCK, nullptr, &db, &error);
     const std::unique_ptr<hs_compile_error_t, CompileErrorFree> errorGuard(error);
     if (rc != HS_SUCCESS)
         return false;
@@ -122,9 +128,7 @@ int onLineHit(unsigned id, unsigned long long, unsigned long long, unsigned, voi
 
 void LiteralPrefilter::scanBlock(std::string_view block, AtomHits& out) const
 {
-    out.base = block.data();
-    out.size = block.size();
-    out.hits.clear();
+    out.reset(block.data(), block.size());
     if (!m_db || block.empty())
         return;
     Q_ASSERT(block.size() <= std::numeric_limits<unsigned>::max());
@@ -164,14 +168,13 @@ bool LiteralPrefilter::mayMatch(const AtomHits& hits, std::string_view line, boo
         return *fixed;
     const auto from = static_cast<quint32>(line.data() - hits.base);
     const auto to = static_cast<quint32>(from + line.size());
-    // The first occurrence that ends inside the line; those that also start inside it are its atoms.
-    auto it = std::partition_point(
-        hits.hits.begin(), hits.hits.end(), [from](const AtomHit& h) { return h.end <= from; });
+    // From the first occurrence that ends inside the line; those that also start inside it are its atoms.
     thread_local std::vector<int> found;
     found.clear();
-    for (; it != hits.hits.end() && it->end <= to; ++it) {
-        if (it->start >= from)
-            found.push_back(static_cast<int>(it->atom));
+    for (std::size_t i = hits.firstEndingAfter(from); i < hits.hits.size() && hits.hits[i].end <= to; ++i) {
+        const AtomHit& h = hits.hits[i];
+        if (h.start >= from && h.atom < m_cueBase)
+            found.push_back(static_cast<int>(h.atom));
     }
     if (found.empty())
         return false;
@@ -197,10 +200,26 @@ bool LiteralPrefilter::mayMatch(std::string_view line, bool* sawAtom) const
         seen = true; // could not look: pass the line to the exact matchers
         return true;
     }
+    found.erase(std::remove_if(found.begin(), found.end(),
+                    [this](int id) { return static_cast<quint32>(id) >= m_cueBase; }),
+        found.end());
     if (found.empty())
         return false;
     seen = true;
     return confirm(found);
+}
+
+bool LiteralPrefilter::mayHoldLevelWord(const AtomHits& hits, std::string_view line) const
+{
+    if (!m_db || !hits.covers(line))
+        return true; // not searched: the caller reads the line
+    const auto from = static_cast<quint32>(line.data() - hits.base);
+    const auto to = static_cast<quint32>(from + line.size());
+    for (std::size_t i = hits.firstEndingAfter(from); i < hits.hits.size() && hits.hits[i].end <= to; ++i) {
+        if (hits.hits[i].start >= from && hits.hits[i].atom >= m_cueBase)
+            return true;
+    }
+    return false;
 }
 
 // Whether the atoms found (indexes into m_atoms, in any order, repeats allowed) can satisfy a pattern:
