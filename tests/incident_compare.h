@@ -91,6 +91,10 @@ inline QString incidentDifference(const Incident& a, const Incident& b)
             d = differ("has timestamps", num(x.hasTimestamps), num(y.hasTimestamps));
         if (d.isEmpty() && x.lineOffsets != y.lineOffsets)
             d = QStringLiteral("line offsets of %1").arg(x.displayPath);
+        if (d.isEmpty())
+            d = differ("file bytes", num(x.bytes), num(y.bytes));
+        if (d.isEmpty())
+            d = differ("file notes", x.notes.join(QLatin1Char('\n')), y.notes.join(QLatin1Char('\n')));
     }
     if (d.isEmpty())
         d = differ("events", num(a.events.size()), num(b.events.size()));

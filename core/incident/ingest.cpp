@@ -57,6 +57,7 @@ std::vector<FileScan> scanAll(const std::vector<InputFile>& files, const LoadOpt
     ctx.bytesDone = &done;
     ctx.lineIndex = options.lineIndex;
     ctx.shortcuts = options.shortcuts;
+    const ScanFileFn scan = options.scanner ? options.scanner : &scanFile;
     auto worker = [&] {
         for (;;) {
             const size_t k = next.fetch_add(1);
@@ -65,7 +66,7 @@ std::vector<FileScan> scanAll(const std::vector<InputFile>& files, const LoadOpt
             const size_t i = order[k];
             // `order` is a permutation and `next` hands each k out once: slot i is this thread's alone.
             Q_ASSERT(i < scans.size() && scans[i].info.lines == 0 && scans[i].events.empty());
-            scans[i] = scanFile(files[i], static_cast<int>(i), ctx);
+            scans[i] = scan(files[i], static_cast<int>(i), ctx);
         }
     };
     unsigned n =

@@ -17,6 +17,11 @@ namespace rankscope {
 class BackgroundRelease;
 class SignatureMatcher;
 struct Catalog;
+struct FileScan;
+struct ScanContext;
+
+// The scan of one input file: scanFile() (core/scan/file_scanner.h), or in the tests a plain reference.
+using ScanFileFn = FileScan (*)(const InputFile& input, int fileIndex, const ScanContext& ctx);
 
 struct LoadOptions
 {
@@ -35,6 +40,9 @@ struct LoadOptions
     BackgroundRelease* release = nullptr;
     // Test hook: runs after the inputs are listed and before any is read (to delete or grow files then).
     std::function<void()> afterDiscovery;
+    // Test hook: the scanner of each file; null is scanFile(). The tests compare scanFile() with a plain
+    // line-by-line reference scan through it (tst_scan_reference, fuzz_scan_shortcuts).
+    ScanFileFn scanner = nullptr;
 };
 
 struct LoadResult

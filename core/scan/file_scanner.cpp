@@ -221,6 +221,11 @@ FileScan scanFile(const InputFile& input, int fileIndex, const ScanContext& ctx)
         const qint64 n = stream->read(readAt, kChunk);
         char* const win = readAt - carry; // the unfinished line, then what was just read
         if (n < 0) {
+            // What was read stays: the unfinished line is the last one (a truncated gzip's cut tail).
+            if (carry > 0 && !skippingRest) {
+                scanner.setBlockHasEscape(std::memchr(win, '\x1b', static_cast<size_t>(carry)) != nullptr);
+                scanner.line(std::string_view(win, static_cast<size_t>(carry)), streamPos, false);
+            }
             out.info.notes.push_back(stream->error());
             if (scanner.lineCount() == 0)
                 out.skipReason = stream->error();
@@ -290,7 +295,11 @@ FileScan scanFile(const InputFile& input, int fileIndex, const ScanContext& ctx)
             if (skippingRest) {
                 skippingRest = false;
             } else {
-                scanner.line(std::string_view(start, static_cast<size_t>(len)), streamPos + pos, false);
+                // A line of kMaxLineBytes or more is cut there wherever its end falls, as an unfinished one
+                // is below: the reads' boundaries never decide what a line is.
+                const bool cut = len >= kMaxLineBytes;
+                scanner.line(std::string_view(start, static_cast<size_t>(cut ? kMaxLineBytes : len)),
+                    streamPos + pos, cut);
             }
             pos += len + 1;
         }

@@ -129,7 +129,7 @@ void LineScanner::line(std::string_view raw, qint64 offset, bool cut)
     }
     if (cut)
         m_out.info.notes.push_back(
-            QStringLiteral("line %1 is longer than 1 MiB: cut, with a marker").arg(m_lineNo));
+            QStringLiteral("line %1 is 1 MiB or longer: cut at 1 MiB, with a marker").arg(m_lineNo));
 
     if (m_ctx.shortcuts && !fullParseOnly && !m_restartPending && plainLine(text)) {
         if (m_last.stream >= 0 && !cut && rawSize <= 4096) { // the NCCL shortcut took it: see repeatedLine()
