@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // From a PCI address in node evidence to a GPU index and a rank, through a real topology capture: the
-// DGX-2 hwloc XML of real-topology-2 (16 V100, GPU5 at 0000:59:00.0), a dmesg Xid 79 on that address,
-// an `nvidia-smi -q -x -i 4,5` capture (tests/data/node-evidence/bus-route/README.md) and the NCCL
+// DGX-2 hwloc XML of tests/data/topology/real-2 (16 V100, GPU5 at 0000:59:00.0), a dmesg Xid 79 on that
+// address, an `nvidia-smi -q -x -i 4,5` capture (tests/data/node-evidence/bus-route/README.md) and the NCCL
 // lines of two ranks run with CUDA_VISIBLE_DEVICES=4,5, whose cudaDev is 0 and 1, not the GPU's index.
 #include "analysis.h"
 #include "node_evidence.h"
@@ -17,8 +17,7 @@ using namespace rankscope;
 namespace {
 
 const QString kFixture = QStringLiteral(RANKSCOPE_TEST_DATA "/node-evidence/bus-route");
-const QString kDgx2 =
-    QStringLiteral(RANKSCOPE_SOURCE_DIR "/../shared/samples/real-topology-2/hwloc-xml-2.14_nvidiaDGX2.xml");
+const QString kDgx2 = QStringLiteral(RANKSCOPE_TEST_DATA "/topology/real-2/hwloc-xml-2.14_nvidiaDGX2.xml");
 
 // The fixture's files in a fresh folder, with the DGX-2 capture named for the host when asked.
 bool incidentFolder(const QTemporaryDir& dir, bool withTopology)
