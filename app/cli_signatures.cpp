@@ -2,6 +2,7 @@
 #include "cli_signatures.h"
 
 #include "cli_parser.h"
+#include "hub_catalog.h"
 #include "hub_html.h"
 #include "hub_model.h"
 #include "line_explain.h"
@@ -36,14 +37,14 @@ int runList(const CommandParser& cli, const QString& dir, QTextStream& out)
     return exitStatus(loaded.ok() ? ExitCode::Analysed : ExitCode::CheckFailed);
 }
 
-// The catalog of show/search/hub: --signatures DIR, else the built-in one. Errors printed; nothing on
-// failure.
-std::optional<CatalogLoadResult> loadFor(const CommandParser& cli, const QString& dir)
+// The catalog of show/search/hub: the one `diagnose --signatures DIR...` uses, the built-in catalog with
+// each DIR's entries over it (replacing those of the same id). Errors printed; nothing on failure.
+std::optional<HubCatalog> loadFor(const CommandParser& cli, const QStringList& dirs)
 {
-    CatalogLoadResult loaded = dir.isEmpty() ? loadDefaultCatalog() : loadCatalogDir(dir);
-    for (const QString& e : loaded.errors)
+    HubCatalog loaded = loadHubCatalog(dirs);
+    for (const QString& e : loaded.loaded.errors)
         cli.printError(e);
-    if (loaded.catalog.signatures.empty())
+    if (loaded.loaded.catalog.signatures.empty())
         return std::nullopt;
     return loaded;
 }
@@ -51,12 +52,13 @@ std::optional<CatalogLoadResult> loadFor(const CommandParser& cli, const QString
 QCommandLineOption catalogOption()
 {
     return { QStringLiteral("signatures"),
-        QStringLiteral("A catalog folder (default: the built-in catalog)."), QStringLiteral("DIR") };
+        QStringLiteral("A user catalog folder over the built-in one, as for diagnose; repeatable."),
+        QStringLiteral("DIR") };
 }
 
 int runShow(const QStringList& args)
 {
-    CommandParser cli(QStringLiteral("signatures show"), QStringLiteral("ID [--signatures DIR]"),
+    CommandParser cli(QStringLiteral("signatures show"), QStringLiteral("ID [--signatures DIR]..."),
         QStringLiteral("Everything about one signature: what it indicates, its role, stacks and category,\n"
                        "its example lines, its fix, actions, checklist and verify commands (never run),\n"
                        "its siblings and how to tell them apart, its references."));
@@ -70,23 +72,23 @@ int runShow(const QStringList& args)
     if (words.size() != 1)
         return cli.usageError(words.isEmpty() ? QStringLiteral("say which signature id")
                                               : QStringLiteral("unexpected argument %1").arg(words.at(1)));
-    const std::optional<CatalogLoadResult> loaded = loadFor(cli, cli.parser().value(catalogDir));
+    const std::optional<HubCatalog> loaded = loadFor(cli, cli.parser().values(catalogDir));
     if (!loaded)
         return exitStatus(ExitCode::NothingReadable);
-    const Catalog& catalog = loaded->catalog;
+    const Catalog& catalog = loaded->loaded.catalog;
     const int s = catalog.indexOf(words.first());
     if (s < 0)
         return cli.usageError(
             QStringLiteral("no signature with id '%1' (rankscope signatures list shows every id)")
                 .arg(words.first()));
     const SignatureMatcher matcher(catalog);
-    QTextStream(stdout) << hubEntryText(catalog, s, matcher);
+    QTextStream(stdout) << hubEntryText(catalog, s, matcher, loaded->origin);
     return exitStatus(ExitCode::Analysed);
 }
 
 int runSearch(const QStringList& args)
 {
-    CommandParser cli(QStringLiteral("signatures search"), QStringLiteral("TEXT [--signatures DIR]"),
+    CommandParser cli(QStringLiteral("signatures search"), QStringLiteral("TEXT [--signatures DIR]..."),
         QStringLiteral("Signatures whose id, title, summary, literal or example lines contain every word of\n"
                        "TEXT (case-insensitive), then those whose patterns match TEXT as a log line, marked\n"
                        "'line' with the pattern that matched; the one the matcher picks is marked 'wins'.\n"
@@ -101,10 +103,10 @@ int runSearch(const QStringList& args)
     if (words.isEmpty())
         return cli.usageError(QStringLiteral("say what to search for"));
     const QString text = words.join(QLatin1Char(' '));
-    const std::optional<CatalogLoadResult> loaded = loadFor(cli, cli.parser().value(catalogDir));
+    const std::optional<HubCatalog> loaded = loadFor(cli, cli.parser().values(catalogDir));
     if (!loaded)
         return exitStatus(ExitCode::NothingReadable);
-    const Catalog& catalog = loaded->catalog;
+    const Catalog& catalog = loaded->loaded.catalog;
     QTextStream out(stdout);
     const auto row = [&](const QString& how, const Signature& s) {
         out << how << '\t' << s.id << '\t' << signatureRoleName(s.role) << '\t' << s.family << '\t' << s.title
@@ -137,7 +139,7 @@ int runSearch(const QStringList& args)
 int runHub(const QStringList& args)
 {
     CommandParser cli(QStringLiteral("signatures hub"),
-        QStringLiteral("--format html [--signatures DIR] > hub.html"),
+        QStringLiteral("--format html [--signatures DIR]... > hub.html"),
         QStringLiteral("The whole catalog as one self-contained static HTML page for a team wiki: grouped\n"
                        "by family, a table of contents, each entry anchored by its id (hub.html#ID), its\n"
                        "siblings linked, print CSS, no JavaScript."));
@@ -154,11 +156,11 @@ int runHub(const QStringList& args)
     if (cli.parser().isSet(format) && cli.parser().value(format) != QLatin1String("html"))
         return cli.usageError(
             QStringLiteral("--format must be html, not %1").arg(cli.parser().value(format)));
-    const std::optional<CatalogLoadResult> loaded = loadFor(cli, cli.parser().value(catalogDir));
+    const std::optional<HubCatalog> loaded = loadFor(cli, cli.parser().values(catalogDir));
     if (!loaded)
         return exitStatus(ExitCode::NothingReadable);
-    const SignatureMatcher matcher(loaded->catalog);
-    QTextStream(stdout) << hubCatalogHtml(loaded->catalog, matcher);
+    const SignatureMatcher matcher(loaded->loaded.catalog);
+    QTextStream(stdout) << hubCatalogHtml(loaded->loaded.catalog, matcher, loaded->origin);
     return exitStatus(ExitCode::Analysed);
 }
 

@@ -1,12 +1,18 @@
 // SPDX-License-Identifier: MIT
 // The static hub page and the `signatures show|search|hub` commands on the real catalog.
+#include "hub_catalog.h"
 #include "hub_html.h"
 #include "signature_catalog.h"
 #include "signature_matcher.h"
 
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QProcess>
 #include <QRegularExpression>
 #include <QSet>
+#include <QTemporaryDir>
 #include <QTest>
 #include <memory>
 
@@ -21,14 +27,18 @@ struct Run
     QString out, err;
 };
 
-Run runCli(const QStringList& args)
+Run runBare(const QStringList& args)
 {
     QProcess p;
-    p.start(QStringLiteral(RANKSCOPE_BINARY),
-        args + QStringList { QStringLiteral("--signatures"), kRepoCatalog });
+    p.start(QStringLiteral(RANKSCOPE_BINARY), args);
     p.waitForFinished(60000);
     return { p.exitCode(), QString::fromUtf8(p.readAllStandardOutput()),
         QString::fromUtf8(p.readAllStandardError()) };
+}
+
+Run runCli(const QStringList& args)
+{
+    return runBare(args + QStringList { QStringLiteral("--signatures"), kRepoCatalog });
 }
 
 // An unfilled template placeholder ({name}, not shell ${VAR}).
@@ -49,7 +59,7 @@ private Q_SLOTS:
         QVERIFY2(loaded.ok(), qPrintable(loaded.errors.join(QLatin1Char('\n'))));
         m_catalog = loaded.catalog;
         m_matcher = std::make_unique<SignatureMatcher>(m_catalog);
-        m_html = hubCatalogHtml(m_catalog, *m_matcher);
+        m_html = hubCatalogHtml(m_catalog, *m_matcher, loadHubCatalog({ kRepoCatalog }).origin);
     }
 
     void anchorForEveryIdAndEveryLinkResolves()
@@ -175,6 +185,64 @@ private Q_SLOTS:
                 help.out.contains(QLatin1String("rankscope signatures ") + action), qPrintable(help.out));
             QVERIFY(help.out.contains(QLatin1String("Exit codes")));
         }
+    }
+
+    // A user catalog folder (--signatures DIR) lies over the built-in catalog, as it does for diagnose:
+    // the hub shows every built-in entry, the user's version of the one it replaces, its new entry,
+    // and says where each came from.
+    void userCatalogOverTheBuiltInOne()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        QFile shm(kRepoCatalog + QStringLiteral("/shm.json"));
+        QVERIFY(shm.open(QIODevice::ReadOnly));
+        QJsonObject doc = QJsonDocument::fromJson(shm.readAll()).object();
+        QJsonObject replaced = doc.value(QStringLiteral("signatures")).toArray().at(0).toObject();
+        QCOMPARE(replaced.value(QStringLiteral("id")).toString(), QStringLiteral("nccl-shm-too-small"));
+        replaced.insert(QStringLiteral("title"), QStringLiteral("Our pods: /dev/shm is 64 MB"));
+        QJsonObject added = replaced;
+        added.insert(QStringLiteral("id"), QStringLiteral("team-shm-in-sidecar"));
+        added.insert(QStringLiteral("title"), QStringLiteral("The sidecar's /dev/shm"));
+        added.insert(QStringLiteral("siblings"), QJsonArray());
+        added.insert(QStringLiteral("discriminators"), QJsonArray());
+        doc.insert(QStringLiteral("signatures"), QJsonArray { replaced, added });
+        QFile out(dir.filePath(QStringLiteral("team.json")));
+        QVERIFY(out.open(QIODevice::WriteOnly));
+        out.write(QJsonDocument(doc).toJson());
+        out.close();
+
+        const Run hub = runBare({ QStringLiteral("signatures"), QStringLiteral("hub"),
+            QStringLiteral("--signatures"), dir.path() });
+        QCOMPARE(hub.code, 0);
+        QCOMPARE(hub.out.count(QLatin1String("<section class=\"entry\"")),
+            static_cast<qsizetype>(m_catalog.signatures.size() + 1));
+        QVERIFY2(hub.out.contains(
+                     QStringLiteral("Catalog: the built-in catalog (%1 entries) plus %2 (2 entries: 1 "
+                                    "new, 1 replacing a built-in one).")
+                         .arg(m_catalog.signatures.size())
+                         .arg(dir.path())),
+            qPrintable(hub.out.left(2000)));
+        QVERIFY(hub.out.contains(QLatin1String("Our pods: /dev/shm is 64 MB")));
+        QVERIFY(hub.out.contains(QLatin1String("id=\"team-shm-in-sidecar\"")));
+        QVERIFY(hub.out.contains(
+            QStringLiteral("from %1 (a user catalog; replaces the built-in entry)").arg(out.fileName())));
+        QVERIFY(hub.out.contains(QStringLiteral("from %1 (a user catalog)</p>").arg(out.fileName())));
+        // Entries the folder does not touch are the built-in ones, with no origin line.
+        QVERIFY(hub.out.contains(QLatin1String("id=\"nccl-shm-permission-denied\"")));
+        QCOMPARE(hub.out.count(QLatin1String("(a user catalog")), 2);
+
+        const Run show = runBare({ QStringLiteral("signatures"), QStringLiteral("show"),
+            QStringLiteral("nccl-shm-too-small"), QStringLiteral("--signatures"), dir.path() });
+        QCOMPARE(show.code, 0);
+        QVERIFY(show.out.startsWith(QLatin1String("nccl-shm-too-small\nOur pods: /dev/shm is 64 MB\n")));
+        QVERIFY(show.out.contains(QLatin1String("replaces the built-in entry")));
+        // A sibling that only the built-in catalog has is still there to tell it apart from.
+        const Run sibling = runBare({ QStringLiteral("signatures"), QStringLiteral("show"),
+            QStringLiteral("nccl-shm-permission-denied"), QStringLiteral("--signatures"), dir.path() });
+        QCOMPARE(sibling.code, 0);
+        const Run search = runBare({ QStringLiteral("signatures"), QStringLiteral("search"),
+            QStringLiteral("sidecar"), QStringLiteral("--signatures"), dir.path() });
+        QVERIFY2(search.out.contains(QLatin1String("text\tteam-shm-in-sidecar\t")), qPrintable(search.out));
     }
 };
 

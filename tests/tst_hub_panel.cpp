@@ -8,12 +8,17 @@
 #include "main_window.h"
 #include "signature_catalog.h"
 
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QLabel>
 #include <QLineEdit>
 #include <QPlainTextEdit>
 #include <QScrollArea>
 #include <QScrollBar>
 #include <QSignalSpy>
+#include <QTemporaryDir>
 #include <QTest>
 #include <QTreeView>
 
@@ -163,6 +168,49 @@ private Q_SLOTS:
         Q_EMIT link->linkActivated(QStringLiteral("sig:") + id);
         QVERIFY(window.hubPanel()->isVisible());
         QCOMPARE(window.hubPanel()->currentId(), id);
+    }
+
+    // With the user folders a diagnosis uses (--signatures DIR), the panel shows that catalog: the
+    // user's version of an entry it replaces, the file it came from, and which catalog it is.
+    void userCatalogFolder()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        QFile shm(kRepoCatalog + QStringLiteral("/shm.json"));
+        QVERIFY(shm.open(QIODevice::ReadOnly));
+        QJsonObject doc = QJsonDocument::fromJson(shm.readAll()).object();
+        QJsonObject replaced = doc.value(QStringLiteral("signatures")).toArray().at(0).toObject();
+        QCOMPARE(replaced.value(QStringLiteral("id")).toString(), QStringLiteral("nccl-shm-too-small"));
+        replaced.insert(QStringLiteral("title"), QStringLiteral("Our pods: /dev/shm is 64 MB"));
+        doc.insert(QStringLiteral("signatures"), QJsonArray { replaced });
+        QFile out(dir.filePath(QStringLiteral("team.json")));
+        QVERIFY(out.open(QIODevice::WriteOnly));
+        out.write(QJsonDocument(doc).toJson());
+        out.close();
+
+        HubPanel hub;
+        hub.setCatalogDirs({ dir.path() });
+        hub.resize(1000, 700);
+        hub.show(); // the first show loads the catalog with the folder over it
+        QVERIFY(hub.hasCatalog());
+        QVERIFY2(hub.catalogText().contains(
+                     QStringLiteral("plus %1 (1 entry: 0 new, 1 replacing a built-in one)").arg(dir.path())),
+            qPrintable(hub.catalogText()));
+        QVERIFY(hub.showSignature(QStringLiteral("nccl-shm-too-small")));
+        QVERIFY2(hub.entryText().contains(QLatin1String("Our pods: /dev/shm is 64 MB")),
+            qPrintable(hub.entryText()));
+        QVERIFY2(
+            hub.entryText().contains(
+                QStringLiteral("from %1 (a user catalog; replaces the built-in entry)").arg(out.fileName())),
+            qPrintable(hub.entryText()));
+        // A built-in entry says nothing of a user catalog; back to the built-in catalog alone, neither does
+        // this.
+        QVERIFY(hub.showSignature(QStringLiteral("nccl-shm-permission-denied")));
+        QVERIFY(!hub.entryText().contains(QLatin1String("a user catalog")));
+        hub.setCatalogDirs({});
+        QVERIFY(hub.showSignature(QStringLiteral("nccl-shm-too-small")));
+        QVERIFY(!hub.entryText().contains(QLatin1String("Our pods")));
+        QVERIFY(!hub.catalogText().contains(QLatin1String(" plus ")));
     }
 };
 

@@ -3,6 +3,7 @@
 #include "main_window.h"
 #include "topology_view.h"
 
+#include <QComboBox>
 #include <QDir>
 #include <QFile>
 #include <QImage>
@@ -385,6 +386,49 @@ private Q_SLOTS:
                      QLatin1String("GPU1 and its nearest RDMA NIC mlx4_0 are on different NUMA nodes")),
             qPrintable(view->findingsText()));
         QVERIFY(!view->edges().empty());
+    }
+
+    // The `-m` and `-p2p` captures of one machine without a host name are one host in the window (no
+    // host selector, one drawing), and a `-p2p` block pasted after a `-m` block in one file is read too.
+    void windowMatrixAndP2pOfOneHost_data()
+    {
+        QTest::addColumn<QStringList>("files");
+        QTest::addColumn<QString>("p2p");
+        QTest::newRow("two files") << QStringList {
+            QStringLiteral("gh-nvsmi_club3090-1229-2x5090-topo-m.txt"),
+            QStringLiteral("gh-nvsmi_club3090-1229-2x5090-p2p-rw.txt")
+        } << "(GNS)";
+        QTest::newRow("one file, -p2p after -m")
+            << QStringList { QStringLiteral("gh-nvsmi_club3090-1125-indented-wrapped-plus-p2p.txt") }
+            << "(NS)";
+    }
+
+    void windowMatrixAndP2pOfOneHost()
+    {
+        QFETCH(QStringList, files);
+        QFETCH(QString, p2p);
+        QStringList paths;
+        for (const QString& f : files)
+            paths << topoFile(QStringLiteral("real-2/") + f);
+        MainWindow w;
+        w.resize(1400, 900);
+        w.show();
+        w.openPaths(paths);
+        if (w.isLoading()) {
+            QSignalSpy done(&w, &MainWindow::analysisFinished);
+            QVERIFY(done.wait(60000));
+        }
+        const TopologyView* view = w.topologyView();
+        QCOMPARE(view->hosts(), QStringList { QString() });
+        const QComboBox* hostCombo = view->findChild<QComboBox*>();
+        QVERIFY(hostCombo);
+        QCOMPARE(hostCombo->count(), 1);
+        QVERIFY(!hostCombo->isVisible());
+        QCOMPARE(view->gpuBoxCount(), 2);
+        // The P2P status of the pair comes from the -p2p part; the -m part gives its class.
+        QVERIFY2(view->findingsText().contains(
+                     QStringLiteral("no GPU peer-to-peer access between GPU0-GPU1 %1").arg(p2p)),
+            qPrintable(view->findingsText()));
     }
 
     void darkPalette()

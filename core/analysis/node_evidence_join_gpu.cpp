@@ -44,6 +44,16 @@ QString rankText(const NodeJoin& j, int rank)
                               : QStringLiteral(", the GPU of rank %1").arg(rank);
 }
 
+int gpuIndexOf(const NodeJoin& j, const QString& host, const GpuQuery& g)
+{
+    if (const HostTopology* t = j.topo.host(host)) {
+        const int at = t->gpuByBusId(g.busId);
+        if (at >= 0 && t->gpus[static_cast<size_t>(at)].index >= 0)
+            return t->gpus[static_cast<size_t>(at)].index;
+    }
+    return g.index;
+}
+
 } // namespace
 
 void joinKernelLog(NodeJoin& j, const NodeCapture& c, const QString& host)
@@ -127,7 +137,10 @@ void joinNvidiaSmi(NodeJoin& j, const NodeCapture& c, const QString& host)
     qint64 persistenceLine = 0;
     for (const GpuQuery& g : c.gpus) {
         const int rank = j.rankOfBusId(host, g.busId);
-        const QString gpu = QStringLiteral("GPU %1 (%2)%3").arg(g.index).arg(g.busId, rankText(j, rank));
+        // The host's topology knows the GPU's index by its bus id; the capture's own order is the index
+        // only when it lists every GPU (`nvidia-smi -i 4,5 -q` lists two, as 0 and 1).
+        const int index = gpuIndexOf(j, host, g);
+        const QString gpu = QStringLiteral("GPU %1 (%2)%3").arg(index).arg(g.busId, rankText(j, rank));
         const QString fabric = g.fabricState;
         if (!fabric.isEmpty() && fabric != QLatin1String("Completed") && fabric != QLatin1String("N/A")) {
             const QString text = QStringLiteral("fabric state of %1 is %2").arg(gpu, fabric);
@@ -152,7 +165,7 @@ void joinNvidiaSmi(NodeJoin& j, const NodeCapture& c, const QString& host)
                     .arg(std::max<qint64>(g.retiredDouble, 0))
                     .arg(g.retirementPending.isEmpty() ? QStringLiteral("unknown") : g.retirementPending));
         if (g.persistenceMode == QLatin1String("Disabled")) {
-            persistenceOff << QString::number(g.index);
+            persistenceOff << QString::number(index);
             persistenceLine = persistenceLine ? persistenceLine : g.persistenceLine;
         }
     }

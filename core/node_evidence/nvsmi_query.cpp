@@ -124,7 +124,8 @@ void parseNvidiaSmiQueryXml(const QByteArray& xml, NodeCapture& out)
                 gpu->fabricLine = line;
             } else if (under("ecc_errors") && under("volatile")
                 && ((leaf == QLatin1String("total") && under("double_bit"))
-                    || leaf.endsWith(QLatin1String("_uncorrectable")))) {
+                    // dram_uncorrectable, and on newer drivers SRAM split in _parity and _secded
+                    || leaf.contains(QLatin1String("_uncorrectable")))) {
                 addTo(gpu->volatileUncorrected, count(value));
                 gpu->eccLine = gpu->eccLine ? gpu->eccLine : line;
             } else if (under("retired_pages")) {

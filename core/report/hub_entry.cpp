@@ -175,7 +175,8 @@ HubEntry hubEntry(const Catalog& catalog, int signature, const SignatureMatcher&
     return e;
 }
 
-QString hubEntryText(const Catalog& catalog, int signature, const SignatureMatcher& matcher)
+QString hubEntryText(
+    const Catalog& catalog, int signature, const SignatureMatcher& matcher, const HubCatalogOrigin& origin)
 {
     const HubEntry e = hubEntry(catalog, signature, matcher);
     if (e.signature < 0 || static_cast<std::size_t>(e.signature) >= catalog.signatures.size())
@@ -186,6 +187,8 @@ QString hubEntryText(const Catalog& catalog, int signature, const SignatureMatch
                .arg(sig.family, signatureRoleName(sig.role), sig.category);
     if (!sig.stacks.isEmpty())
         out += QStringLiteral("stacks: %1\n").arg(sig.stacks.join(QStringLiteral(", ")));
+    if (const QString from = origin.entryText(sig.id); !from.isEmpty())
+        out += from + QLatin1Char('\n');
     if (!e.literal.isEmpty())
         out += QStringLiteral("message: %1\n").arg(e.literal);
     QStringList indicates;

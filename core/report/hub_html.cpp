@@ -67,7 +67,8 @@ void paragraph(QString& out, const QString& text)
         out += QStringLiteral("<p>%1</p>").arg(esc(text));
 }
 
-QString entryHtml(const Catalog& catalog, int s, const SignatureMatcher& matcher)
+QString entryHtml(
+    const Catalog& catalog, int s, const SignatureMatcher& matcher, const HubCatalogOrigin& origin)
 {
     const Signature& sig = catalog.signatures[static_cast<std::size_t>(s)];
     const HubEntry e = hubEntry(catalog, s, matcher);
@@ -82,6 +83,8 @@ QString entryHtml(const Catalog& catalog, int s, const SignatureMatcher& matcher
     if (!sig.stacks.isEmpty())
         out += QStringLiteral(" · stacks: %1").arg(esc(sig.stacks.join(QStringLiteral(", "))));
     out += QStringLiteral("</p>");
+    if (const QString from = origin.entryText(sig.id); !from.isEmpty())
+        out += QStringLiteral("<p class=\"meta origin\">%1</p>").arg(esc(from));
     if (!e.literal.isEmpty())
         out += QStringLiteral("<pre>%1</pre>").arg(esc(e.literal));
     paragraph(out, e.summary);
@@ -137,7 +140,8 @@ QString entryHtml(const Catalog& catalog, int s, const SignatureMatcher& matcher
 
 } // namespace
 
-QString hubCatalogHtml(const Catalog& catalog, const SignatureMatcher& matcher)
+QString hubCatalogHtml(
+    const Catalog& catalog, const SignatureMatcher& matcher, const HubCatalogOrigin& origin)
 {
     // Families in catalog order, each with its entries in catalog order.
     QStringList families;
@@ -156,6 +160,8 @@ QString hubCatalogHtml(const Catalog& catalog, const SignatureMatcher& matcher)
                        "for you to copy and run.</p>")
             .arg(catalog.signatures.size())
             .arg(families.size());
+    if (const QString from = origin.summary(); !from.isEmpty())
+        out += QStringLiteral("<p class=\"meta\">Catalog: %1.</p>").arg(esc(from));
     out += QStringLiteral("<nav><h2>Contents</h2><ul>");
     for (const QString& f : families) {
         out += QStringLiteral("<li><a href=\"#family-%1\">%2</a><ul>").arg(anchor(f), esc(f));
@@ -170,7 +176,7 @@ QString hubCatalogHtml(const Catalog& catalog, const SignatureMatcher& matcher)
         out += QStringLiteral("<h2 id=\"family-%1\">%2</h2>\n").arg(anchor(f), esc(f));
         for (std::size_t s = 0; s < catalog.signatures.size(); ++s) {
             if (catalog.signatures[s].family == f)
-                out += entryHtml(catalog, static_cast<int>(s), matcher);
+                out += entryHtml(catalog, static_cast<int>(s), matcher, origin);
         }
     }
     out += QStringLiteral("</body></html>\n");

@@ -7,6 +7,7 @@
 #pragma once
 
 #include "fix_action.h"
+#include "hub_catalog.h"
 #include "signature_catalog.h"
 #include "template_render.h"
 
@@ -46,10 +47,12 @@ struct HubEntry
 
 HubEntry hubEntry(const Catalog& catalog, int signature, const SignatureMatcher& matcher);
 
-// Everything about one entry, as text for a terminal.
-QString hubEntryText(const Catalog& catalog, int signature, const SignatureMatcher& matcher);
+// Everything about one entry, as text for a terminal; an entry of a user folder says which file.
+QString hubEntryText(const Catalog& catalog, int signature, const SignatureMatcher& matcher,
+    const HubCatalogOrigin& origin = {});
 
-// The whole catalog as one HTML page.
-QString hubCatalogHtml(const Catalog& catalog, const SignatureMatcher& matcher);
+// The whole catalog as one HTML page: which catalog it is, and where each user entry came from.
+QString hubCatalogHtml(
+    const Catalog& catalog, const SignatureMatcher& matcher, const HubCatalogOrigin& origin = {});
 
 } // namespace rankscope

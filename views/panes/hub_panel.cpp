@@ -84,6 +84,10 @@ HubPanel::HubPanel(QWidget* parent)
     m_tree->setSelectionMode(QAbstractItemView::SingleSelection);
     lv->addWidget(m_search);
     lv->addWidget(m_tree, 1);
+    m_catalogLabel = new QLabel;
+    m_catalogLabel->setWordWrap(true);
+    m_catalogLabel->setObjectName(QStringLiteral("hubCatalog"));
+    lv->addWidget(m_catalogLabel);
 
     m_entryArea = new QScrollArea;
     m_entryArea->setObjectName(QStringLiteral("hubEntry"));
@@ -150,13 +154,35 @@ void HubPanel::showEvent(QShowEvent* event)
 
 void HubPanel::ensureCatalog()
 {
-    if (!m_catalog)
-        setCatalog(loadDefaultCatalog().catalog);
+    if (!m_catalog) {
+        HubCatalog loaded = loadHubCatalog(m_catalogDirs);
+        setCatalog(std::move(loaded.loaded.catalog), std::move(loaded.origin));
+    }
 }
 
-void HubPanel::setCatalog(Catalog catalog)
+void HubPanel::setCatalogDirs(const QStringList& dirs)
+{
+    if (dirs == m_catalogDirs && (m_catalog || dirs.isEmpty()))
+        return;
+    m_catalogDirs = dirs;
+    if (m_catalog) { // shown already: reload now; otherwise when first shown
+        HubCatalog loaded = loadHubCatalog(m_catalogDirs);
+        setCatalog(std::move(loaded.loaded.catalog), std::move(loaded.origin));
+    }
+}
+
+QString HubPanel::catalogText() const
+{
+    return m_catalogLabel->text();
+}
+
+void HubPanel::setCatalog(Catalog catalog, HubCatalogOrigin origin)
 {
     m_model->setCatalog(nullptr);
+    m_origin = std::move(origin);
+    const QString summary = m_origin.summary();
+    m_catalogLabel->setText(summary.isEmpty() ? QString() : tr("Catalog: %1.").arg(summary));
+    m_catalogLabel->setVisible(!summary.isEmpty());
     m_catalog = std::make_unique<const Catalog>(std::move(catalog));
     m_matcher = std::make_unique<SignatureMatcher>(*m_catalog);
     m_model->setCatalog(m_catalog.get());
@@ -265,6 +291,8 @@ void HubPanel::showEntry(int signature)
     if (!sig.stacks.isEmpty())
         head += QStringLiteral(" · stacks: %1").arg(esc(sig.stacks.join(QStringLiteral(", "))));
     head += QStringLiteral(" · family %1</span>").arg(esc(sig.family));
+    if (const QString from = m_origin.entryText(sig.id); !from.isEmpty())
+        head += QStringLiteral("<br><i>%1</i>").arg(esc(from));
     if (!e.summary.isEmpty())
         head += QStringLiteral("<p><b>What it indicates:</b> %1</p>").arg(esc(e.summary));
     if (!e.explanation.isEmpty())

@@ -6,6 +6,7 @@
 // Commands are shown and copied, never run. The catalog is loaded the first time the panel is shown.
 #pragma once
 
+#include "hub_catalog.h"
 #include "signature_catalog.h"
 
 #include <QWidget>
@@ -31,8 +32,13 @@ public:
     explicit HubPanel(QWidget* parent = nullptr);
     ~HubPanel() override;
 
-    // The catalog to show (tests; the window lets the panel load the built-in one when first shown).
-    void setCatalog(Catalog catalog);
+    // The catalog to show (tests; the window lets the panel load the built-in one when first shown), and
+    // where its user entries came from.
+    void setCatalog(Catalog catalog, HubCatalogOrigin origin = {});
+    // The user catalog folders a diagnosis uses (--signatures DIR...): the panel shows the built-in
+    // catalog with them over it, loaded when it is next needed, so that it shows the catalog in use.
+    void setCatalogDirs(const QStringList& dirs);
+    QString catalogText() const; // "Catalog: the built-in catalog (140 entries) plus DIR (...)"
     bool hasCatalog() const { return m_catalog != nullptr; }
     // Selects the entry, clearing a search that hides it; false when the catalog has no such id.
     bool showSignature(const QString& id);
@@ -57,6 +63,9 @@ private:
     void addSection(const QString& title, QWidget* body);
 
     std::unique_ptr<const Catalog> m_catalog;
+    HubCatalogOrigin m_origin;
+    QStringList m_catalogDirs;
+    QLabel* m_catalogLabel = nullptr;
     std::unique_ptr<SignatureMatcher> m_matcher;
     HubModel* m_model = nullptr;
     HubFilterProxy* m_proxy = nullptr;
