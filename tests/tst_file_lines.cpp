@@ -94,6 +94,7 @@ private Q_SLOTS:
     void readsBack_data();
     void readsBack();
     void randomAccessAcrossBlocks();
+    void lazyIndexReadsOnlyWhatItNeeds();
     void errorsNameTheFile();
     void classifiesSeverity_data();
     void classifiesSeverity();
@@ -109,11 +110,15 @@ void FileLinesTest::readsBack_data()
     QTest::addColumn<bool>("gzip");
     QTest::addColumn<bool>("withOffsets");
     QTest::addColumn<bool>("trailingNewline");
-    QTest::newRow("plain crlf") << 2000 << true << false << true << true;
-    QTest::newRow("plain no final newline") << 300 << false << false << true << false;
-    QTest::newRow("plain self-indexed") << 2000 << true << false << false << true;
-    QTest::newRow("gzip multi-block") << 40000 << true << true << true << true;
-    QTest::newRow("gzip self-indexed") << 40000 << false << true << false << false;
+    QTest::addColumn<bool>("lazy");
+    QTest::newRow("plain crlf") << 2000 << true << false << true << true << false;
+    QTest::newRow("plain no final newline") << 300 << false << false << true << false << false;
+    QTest::newRow("plain self-indexed") << 2000 << true << false << false << true << false;
+    QTest::newRow("gzip multi-block") << 40000 << true << true << true << true << false;
+    QTest::newRow("gzip self-indexed") << 40000 << false << true << false << false << false;
+    QTest::newRow("plain lazy") << 40000 << true << false << false << true << true;
+    QTest::newRow("plain lazy, no final newline") << 300 << false << false << false << false << true;
+    QTest::newRow("gzip lazy") << 40000 << false << true << false << false << true;
 }
 
 void FileLinesTest::readsBack()
@@ -123,6 +128,7 @@ void FileLinesTest::readsBack()
     QFETCH(bool, gzip);
     QFETCH(bool, withOffsets);
     QFETCH(bool, trailingNewline);
+    QFETCH(bool, lazy);
     QByteArray data = makeLog(lines, crlf);
     if (!trailingNewline)
         data.chop(crlf && (lines - 1) % 2 ? 2 : 1);
@@ -144,11 +150,15 @@ void FileLinesTest::readsBack()
         info.lineOffsets = offsetsOf(data);
     const QStringList expected = expectedLines(data);
     QCOMPARE(expected.size(), lines);
-    const FileLinesResult opened = FileLines::open(info, 2 * 1024 * 1024); // small cache: evictions happen
+    // A small cache: evictions happen.
+    const FileLinesResult opened =
+        lazy ? FileLines::openLazily(info, 2 * 1024 * 1024) : FileLines::open(info, 2 * 1024 * 1024);
     QVERIFY2(opened.ok(), qPrintable(opened.error));
-    QCOMPARE(opened.lines->count(), qint64(lines));
-    for (int i = 0; i < lines; ++i)
+    if (!lazy)
+        QCOMPARE(opened.lines->count(), qint64(lines));
+    for (int i = 0; i < lines; ++i) // lazily: the index grows line by line, across block ends
         QCOMPARE(opened.lines->line(i), expected.at(i));
+    QCOMPARE(opened.lines->count(), qint64(lines));
     QVERIFY(opened.lines->line(lines).isEmpty());
     QVERIFY2(opened.lines->lastError().isEmpty(), qPrintable(opened.lines->lastError()));
     QVERIFY(expected.at(4).contains(QChar(0xfffd))); // invalid bytes decode as replacement characters
@@ -170,6 +180,30 @@ void FileLinesTest::randomAccessAcrossBlocks()
         QCOMPARE(opened.lines->line(i), expected.at(i));
     for (int i : { 0, 59999, 30000, 1, 45000, 12345 })
         QCOMPARE(opened.lines->line(i), expected.at(i));
+}
+
+// A lazily opened file is indexed as far as the lines asked for: lines written after the first read
+// are still counted, where an eager open counted the file as it was.
+void FileLinesTest::lazyIndexReadsOnlyWhatItNeeds()
+{
+    const QByteArray first = makeLog(20000, false);
+    const QByteArray more = makeLog(500, false);
+    FileInfo info;
+    info.path = m_dir.filePath(QStringLiteral("growing.log"));
+    QFile f(info.path);
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    QVERIFY(f.write(first) == first.size());
+    f.flush();
+    const FileLinesResult eager = FileLines::open(info);
+    const FileLinesResult lazy = FileLines::openLazily(info);
+    QVERIFY(eager.ok() && lazy.ok());
+    const QStringList expected = expectedLines(first);
+    QCOMPARE(lazy.lines->line(3), expected.at(3));
+    QVERIFY(f.write(more) == more.size());
+    f.close();
+    QCOMPARE(eager.lines->count(), qint64(20000));
+    QCOMPARE(lazy.lines->count(), qint64(20500));
+    QCOMPARE(lazy.lines->line(20000), expectedLines(more).at(0));
 }
 
 void FileLinesTest::errorsNameTheFile()

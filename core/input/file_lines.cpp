@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: MIT
 #include "file_lines.h"
 
+#include <algorithm>
+#include <cstring>
+
 namespace rankscope {
 
-FileLinesResult FileLines::open(const FileInfo& info, qint64 cacheBytes)
+FileLinesResult FileLines::openSource(const FileInfo& info, qint64 cacheBytes)
 {
     FileLinesResult result;
     QString error;
@@ -21,14 +24,27 @@ FileLinesResult FileLines::open(const FileInfo& info, qint64 cacheBytes)
     lines->m_source = std::move(source);
     // QCache counts cost in int; blocks are costed in KiB to stay far from its limit.
     lines->m_cache.setMaxCost(static_cast<qsizetype>(qMax<qint64>(cacheBytes / 1024, 1024)));
-    if (info.lineOffsets.empty()) {
-        if (!lines->buildIndex(result.error))
-            return result;
-    } else {
+    if (!info.lineOffsets.empty()) {
         lines->m_offsets = info.lineOffsets;
+        lines->m_indexDone = true;
     }
     result.lines = std::move(lines);
     return result;
+}
+
+FileLinesResult FileLines::open(const FileInfo& info, qint64 cacheBytes)
+{
+    FileLinesResult result = openSource(info, cacheBytes);
+    if (result.lines && !result.lines->indexThrough(std::numeric_limits<qint64>::max())) {
+        result.error = result.lines->m_lastError;
+        result.lines.reset();
+    }
+    return result;
+}
+
+FileLinesResult FileLines::openLazily(const FileInfo& info, qint64 cacheBytes)
+{
+    return openSource(info, cacheBytes);
 }
 
 FileLinesResult FileLines::reopen(qint64 cacheBytes) const
@@ -49,6 +65,9 @@ FileLinesResult FileLines::reopen(qint64 cacheBytes) const
     lines->m_source = std::move(source);
     lines->m_cache.setMaxCost(static_cast<qsizetype>(qMax<qint64>(cacheBytes / 1024, 1024)));
     lines->m_offsets = m_offsets;
+    lines->m_indexedBlocks = m_indexedBlocks;
+    lines->m_indexDone = m_indexDone;
+    lines->m_nextStartsLine = m_nextStartsLine;
     result.lines = std::move(lines);
     return result;
 }
@@ -60,23 +79,32 @@ QString FileLines::lastError() const
     return m_source ? m_source->note() : QString();
 }
 
-bool FileLines::buildIndex(QString& error)
+bool FileLines::indexThrough(qint64 lines) const
 {
     // Same rule as ingest: a line starts at 0 and after every '\n' that is not the last byte.
-    qint64 base = 0;
-    bool atLineStart = true;
-    for (qint64 b = 0;; ++b) {
-        QByteArray data;
-        if (!m_source->readBlock(b, data, error))
-            return false;
-        for (qsizetype i = 0; i < data.size(); ++i) {
-            if (atLineStart)
-                m_offsets.push_back(base + i);
-            atLineStart = data.at(i) == '\n';
+    const qint64 bs = m_source->blockSize();
+    while (!m_indexDone && static_cast<qint64>(m_offsets.size()) < lines) {
+        const QByteArray* data = block(m_indexedBlocks);
+        if (!data)
+            return false; // m_lastError says why
+        const qint64 base = m_indexedBlocks * bs;
+        const char* const begin = data->constData();
+        const char* const end = begin + data->size();
+        if (m_nextStartsLine && begin != end)
+            m_offsets.push_back(base);
+        for (const char* p = begin; p != end;) {
+            const auto* nl =
+                static_cast<const char*>(std::memchr(p, '\n', static_cast<std::size_t>(end - p)));
+            if (!nl)
+                break;
+            p = nl + 1;
+            if (p != end)
+                m_offsets.push_back(base + (p - begin));
         }
-        base += data.size();
-        if (data.size() < m_source->blockSize())
-            break;
+        if (begin != end)
+            m_nextStartsLine = end[-1] == '\n';
+        ++m_indexedBlocks;
+        m_indexDone = data->size() < bs;
     }
     return true;
 }
@@ -123,12 +151,20 @@ QByteArray FileLines::readLineBytes(qint64 offset, qint64 limit) const
     return out;
 }
 
+qint64 FileLines::offsetOf(qint64 index) const
+{
+    if (index < 0 || index == std::numeric_limits<qint64>::max())
+        return -1;
+    indexThrough(index + 1);
+    return index < static_cast<qint64>(m_offsets.size()) ? m_offsets[static_cast<size_t>(index)] : -1;
+}
+
 QByteArray FileLines::rawLine(qint64 index) const
 {
-    if (index < 0 || index >= count())
+    const qint64 offset = offsetOf(index);
+    if (offset < 0)
         return {};
-    const qint64 offset = m_offsets[static_cast<size_t>(index)];
-    const qint64 next = index + 1 < count() ? m_offsets[static_cast<size_t>(index + 1)] : -1;
+    const qint64 next = offsetOf(index + 1);
     const qint64 limit = next >= 0 ? qMin(next - offset, kMaxLineBytes) : kMaxLineBytes;
     QByteArray bytes = readLineBytes(offset, limit);
     if (bytes.isEmpty() && (next < 0 || next > offset) && m_lastError.isEmpty())
@@ -147,8 +183,8 @@ QString FileLines::line(qint64 index) const
 {
     const QByteArray bytes = rawLine(index);
     QString text = QString::fromUtf8(bytes);
-    const qint64 offset = index >= 0 && index < count() ? m_offsets[static_cast<size_t>(index)] : 0;
-    const qint64 next = index + 1 < count() ? m_offsets[static_cast<size_t>(index + 1)] : -1;
+    const qint64 offset = std::max<qint64>(offsetOf(index), 0);
+    const qint64 next = offsetOf(index + 1);
     if (bytes.size() >= kMaxLineBytes && (next < 0 || next - offset > kMaxLineBytes))
         text += QStringLiteral(" … [line cut at 1 MiB]");
     return text;

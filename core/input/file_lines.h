@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 // Random access to the lines of one log file (plain or gzip), for the log view.
-// Uses FileInfo::lineOffsets from ingest; when they are missing the file is indexed once on open.
-// Blocks of the decompressed stream are kept in a small LRU cache (see block_source.h for gzip).
+// Uses FileInfo::lineOffsets from ingest; when they are missing the file is indexed once on open, or
+// (openLazily) as far as the lines asked for. Blocks of the decompressed stream are kept in a small LRU cache
+// (see block_source.h for gzip).
 #pragma once
 
 #include "block_source.h"
@@ -10,6 +11,7 @@
 #include <QByteArray>
 #include <QCache>
 #include <QString>
+#include <limits>
 #include <memory>
 #include <vector>
 
@@ -31,11 +33,18 @@ public:
     static constexpr qint64 kMaxLineBytes = 1024 * 1024; // longer lines are cut, visibly
 
     static FileLinesResult open(const FileInfo& info, qint64 cacheBytes = 64 * 1024 * 1024);
+    // The same, but the file is indexed only as far as the lines asked for (count() indexes the rest):
+    // a few lines near the start of a 300 MB console cost a read of the start, not an index of it all.
+    static FileLinesResult openLazily(const FileInfo& info, qint64 cacheBytes = 8 * 1024 * 1024);
     // A second, independent reader of the same file (its own source and cache, the same line index),
     // for a worker thread; safe to call while this one is only read.
     FileLinesResult reopen(qint64 cacheBytes = 16 * 1024 * 1024) const;
 
-    qint64 count() const { return static_cast<qint64>(m_offsets.size()); }
+    qint64 count() const
+    {
+        indexThrough(std::numeric_limits<qint64>::max());
+        return static_cast<qint64>(m_offsets.size());
+    }
     // Line `index` (0-based) decoded lossily as UTF-8, without its '\n' or trailing '\r';
     // empty when out of range. A cut line ends with " … [line cut at 1 MiB]".
     QString line(qint64 index) const;
@@ -46,8 +55,13 @@ public:
 
 private:
     FileLines() = default;
-    bool buildIndex(QString& error);
+    static FileLinesResult openSource(const FileInfo& info, qint64 cacheBytes);
+    // Indexes until `lines` line starts are known or the stream ends; false on a read error (in
+    // m_lastError). Offsets from ingest are complete already.
+    bool indexThrough(qint64 lines) const;
     const QByteArray* block(qint64 index) const;
+    // The start of line `index`, indexing as far as needed; -1 past the end.
+    qint64 offsetOf(qint64 index) const;
     // Up to `limit` bytes from `offset`, stopping after the first '\n'.
     QByteArray readLineBytes(qint64 offset, qint64 limit) const;
 
@@ -55,7 +69,10 @@ private:
     QByteArray m_content; // in-memory inputs: their bytes (implicitly shared, not copied)
     bool m_compressed = false;
     std::unique_ptr<BlockSource> m_source;
-    std::vector<qint64> m_offsets;
+    mutable std::vector<qint64> m_offsets;
+    mutable qint64 m_indexedBlocks = 0; // blocks of the stream indexed so far
+    mutable bool m_indexDone = false;
+    mutable bool m_nextStartsLine = true; // the last indexed byte was '\n' (or nothing was read yet)
     mutable QCache<qint64, QByteArray> m_cache;
     mutable QString m_lastError;
 };
