@@ -255,3 +255,45 @@ D.update({
 ('torchrun-worker-sigkill', 'torchrun-child-failed'): ("dmesg -T | grep -E 'Out of memory|Killed process' on the node, and the scheduler's log (OOM kill, preemption, time limit)", "the kernel or the scheduler killed the pid: SIGKILL is the cause (this); an exception in the rank's log: the summary only"),
 ('torchrun-worker-sigkill', 'pytorch-cuda-out-of-memory'): ("dmesg -T | grep 'Killed process' and free -g on the node at the failure", "host RAM exhausted and the OOM killer took the pid: SIGKILL (this: host memory, dataloader workers, pinned memory); 'CUDA out of memory' in the rank's log: GPU memory"),
 })
+
+# The xid family (helper-disc). Two Xid entries share the dmesg prefix; what tells them apart is the Xid number of
+# the GPU's first Xid line and the state the GPU is left in, which one command per cause shows. Each pair below is
+# written from the two causes' checks in XID_CHECK: (Xid numbers, the command, what it shows for that cause).
+XID_FIRST = "dmesg -T | grep -i 'NVRM: Xid' on the node: the Xid number of the GPU's first line"
+XID_CHECK = {
+    "xid-79-fallen-off-bus": ("79", "lspci -d 10de: and nvidia-smi -L", "the GPU missing from nvidia-smi ('Unable to determine the device handle' / 'Unknown Error') or lspci showing it as rev ff"),
+    "xid-48-double-bit-ecc": ("48", "nvidia-smi -q -d ECC", "a Volatile Double Bit (uncorrectable) count above 0"),
+    "xid-74-nvlink-error": ("74", "nvidia-smi nvlink -s and nvidia-smi nvlink -e", "a link of the GPU inactive or its CRC/replay/recovery counters rising"),
+    "xid-application-fault": ("13, 31 or 43", "the pid and name in the Xid line, then the same job on other GPUs", "the job's own pid, clean ECC and NVLink counters, and the fault following the code to another GPU"),
+    "xid-ecc-contained": ("94 or 95", "nvidia-smi -q -d ECC,ROW_REMAPPER", "an uncorrectable count above 0 and 'Pending: Yes' in the row remapper"),
+    "xid-gsp-timeout": ("119 or 120", "dmesg -T | grep -i gsp", "'Timeout ... waiting for RPC from GSP' or a GSP error, and nvidia-smi hanging or failing until the GPU is reset"),
+    "xid-154-recovery-action": ("154", "nvidia-smi -q | grep -i -A1 'recovery action'", "a recovery action other than None (GPU Reset, Node Reboot, Drain and Reset)"),
+    "xid-row-remap": ("63 or 64", "nvidia-smi -q -d ROW_REMAPPER (PAGE_RETIREMENT before A100)", "a pending remap (63, cleared by a GPU reset) or 'Remapping Failure Occurred: Yes' (64, the GPU needs replacing)"),
+    "xid-109-ctx-switch-timeout": ("109", "the pid and name in the Xid line and whether nvidia-smi still answers", "a channel of the named process that did not yield, the GPU still answering"),
+    "xid-45-preemptive-cleanup": ("45", "the lines just before the Xid 45 and the exit of its pid", "the pid killed or exiting (scancel, OOM killer, an earlier fatal error) and no other Xid before it"),
+    "xid-other": ("another number", "the number against NVIDIA's Xid catalog (docs.nvidia.com/deploy/xid-errors)", "a number no other entry covers"),
+}
+
+
+def _xid_pair(a, b):
+    na, ca, sa = XID_CHECK[a]
+    nb, cb, sb = XID_CHECK[b]
+    experiment = f"{XID_FIRST}; then, for this cause: {ca}; for the sibling: {cb}"
+    outcome = f"Xid {na} with {sa}: this; Xid {nb} with {sb}: the sibling"
+    return (experiment, outcome)
+
+
+D.update({(a, b): _xid_pair(a, b) for a in XID_CHECK for b in XID_CHECK if a != b})
+D.update({
+("xid-79-fallen-off-bus", "cuda-unknown-error"): ("dmesg -T | grep -i -E 'NVRM: Xid|fallen off the bus' on the node, and nvidia-smi -L", "Xid 79 and the GPU gone from nvidia-smi: fallen off the bus (this; drain the node); no Xid and nvidia-smi lists the GPU: CUDA 999 from the driver or a bad context (reset the GPU, rerun)"),
+("xid-79-fallen-off-bus", "nvrm-gpu-fallen-off-bus"): ("dmesg -T | grep -i -E 'NVRM: Xid .*: 79,|fallen off the bus' on the node", "an 'Xid ... 79,' line: this (the Xid is the record to act on); only 'GPU has fallen off the bus' without an Xid 79: the NVRM entry; both: the same failure, keep the earlier line"),
+("xid-79-fallen-off-bus", "pcie-aer-uncorrected"): ("dmesg -T | grep -E 'PCIe Bus Error|AER|NVRM: Xid' on the node, ordered by time", "Xid 79 with no AER line before it: the GPU dropped off (this; reseat or replace); an uncorrected AER error on the GPU's port or its switch first: the PCIe link or switch is the cause"),
+("xid-74-nvlink-error", "nvls-multicast-bind-failed"): ("nvidia-smi nvlink -s and nvidia-smi nvlink -e on the node, and dmesg -T | grep 'NVRM: Xid'", "Xid 74 and a link down or with rising error counters: NVLink hardware (this); links clean and no Xid, the bind fails: NVLS setup (Fabric Manager, IMEX or driver; NCCL_NVLS_ENABLE=0 passes)"),
+("xid-application-fault", "cuda-illegal-memory-access"): ("rerun with CUDA_LAUNCH_BLOCKING=1, then dmesg -T | grep 'NVRM: Xid' for the job's pid", "Xid 13/31/43 naming the job's pid with an MMU fault or exception: the kernel faulted (this; the Xid gives the engine and address); 'illegal memory access' at a kernel and no Xid: the same bug seen from CUDA, debug with compute-sanitizer --tool memcheck"),
+("xid-application-fault", "cuda-illegal-instruction"): ("cuobjdump --list-elf on the failing library | grep -o 'sm_[0-9]*' against torch.cuda.get_device_capability(), and the Xid line's pid", "a matching sm_ and Xid 13 for the job's pid: an application fault (this); no sm_ for the GPU or 715 with no Xid: an illegal instruction from a build for another architecture"),
+("xid-application-fault", "cuda-launch-failure"): ("rerun with CUDA_LAUNCH_BLOCKING=1, and nvidia-smi -q -d ECC on the node", "Xid 13/31/43 naming the job's pid, ECC clean: the kernel's own fault (this); 719 with an ECC or Xid 48/79 line: the GPU failed under the kernel"),
+("xid-gsp-timeout", "nvrm-gsp-rpc-failed"): ("dmesg -T | grep -i -E 'NVRM: Xid|GSP' on the node, ordered by time", "Xid 119/120 first: the GSP firmware timed out (this; reset the GPU, or a driver with a fix); only 'GspRm... failed' RPC lines with a status and no Xid 119/120: the RPC failure entry (read its status)"),
+("xid-154-recovery-action", "nvrm-reset-required"): ("nvidia-smi -q | grep -i -A1 'recovery action', and dmesg -T | grep -i -E 'Xid|reset required'", "Xid 154 with the action it names (GPU Reset / Node Reboot): this, do that action; NV_ERR_RESET_REQUIRED with no Xid 154 (an older driver): reset the GPU (nvidia-smi -r with no process on it)"),
+("xid-154-recovery-action", "nvrm-gsp-rpc-failed"): ("nvidia-smi -q | grep -i -A1 'recovery action'", "an action other than None: the driver asks for a reset or reboot (this); None, with GSP RPC failures in dmesg: the GSP RPC entry"),
+("xid-45-preemptive-cleanup", "host-oom-killer"): ("dmesg -T | grep -E 'Out of memory: Killed process|NVRM: Xid' on the node, ordered by time", "no kill of its pid before the Xid 45: the cleanup follows another Xid or exit, find it (this); the OOM killer took the pid just before it: host RAM is the cause (the sibling; the Xid is the driver cleaning up after the kill)"),
+})
