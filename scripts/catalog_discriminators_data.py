@@ -258,20 +258,21 @@ D.update({
 
 # The xid family (helper-disc). Two Xid entries share the dmesg prefix; what tells them apart is the Xid number of
 # the GPU's first Xid line and the state the GPU is left in, which one command per cause shows. Each pair below is
-# written from the two causes' checks in XID_CHECK: (Xid numbers, the command, what it shows for that cause).
-XID_FIRST = "dmesg -T | grep -i 'NVRM: Xid' on the node: the Xid number of the GPU's first line"
+# written from the two causes' checks in XID_CHECK: (Xid numbers, the command, what it shows for that cause);
+# None: any number the other entries do not cover.
+XID_FIRST = "the Xid number of the GPU's first 'NVRM: Xid' line (dmesg -T on the node)"
 XID_CHECK = {
     "xid-79-fallen-off-bus": ("79", "lspci -d 10de: and nvidia-smi -L", "the GPU missing from nvidia-smi ('Unable to determine the device handle' / 'Unknown Error') or lspci showing it as rev ff"),
     "xid-48-double-bit-ecc": ("48", "nvidia-smi -q -d ECC", "a Volatile Double Bit (uncorrectable) count above 0"),
     "xid-74-nvlink-error": ("74", "nvidia-smi nvlink -s and nvidia-smi nvlink -e", "a link of the GPU inactive or its CRC/replay/recovery counters rising"),
     "xid-application-fault": ("13, 31 or 43", "the pid and name in the Xid line, then the same job on other GPUs", "the job's own pid, clean ECC and NVLink counters, and the fault following the code to another GPU"),
     "xid-ecc-contained": ("94 or 95", "nvidia-smi -q -d ECC,ROW_REMAPPER", "an uncorrectable count above 0 and 'Pending: Yes' in the row remapper"),
-    "xid-gsp-timeout": ("119 or 120", "dmesg -T | grep -i gsp", "'Timeout ... waiting for RPC from GSP' or a GSP error, and nvidia-smi hanging or failing until the GPU is reset"),
+    "xid-gsp-timeout": ("119 or 120", "dmesg -T | grep -i gsp", "'Timeout after Ns of waiting for RPC response from GPUn GSP' (119) or 'GSP task exception' (120), and nvidia-smi hanging or failing until the GPU is reset"),
     "xid-154-recovery-action": ("154", "nvidia-smi -q | grep -i -A1 'recovery action'", "a recovery action other than None (GPU Reset, Node Reboot, Drain and Reset)"),
     "xid-row-remap": ("63 or 64", "nvidia-smi -q -d ROW_REMAPPER (PAGE_RETIREMENT before A100)", "a pending remap (63, cleared by a GPU reset) or 'Remapping Failure Occurred: Yes' (64, the GPU needs replacing)"),
-    "xid-109-ctx-switch-timeout": ("109", "the pid and name in the Xid line and whether nvidia-smi still answers", "a channel of the named process that did not yield, the GPU still answering"),
-    "xid-45-preemptive-cleanup": ("45", "the lines just before the Xid 45 and the exit of its pid", "the pid killed or exiting (scancel, OOM killer, an earlier fatal error) and no other Xid before it"),
-    "xid-other": ("another number", "the number against NVIDIA's Xid catalog (docs.nvidia.com/deploy/xid-errors)", "a number no other entry covers"),
+    "xid-109-ctx-switch-timeout": ("109", "the pid and name in the Xid line, and nvidia-smi --query-compute-apps=pid,process_name --format=csv", "a context switch of the named process that timed out, often with several processes time-sliced on the GPU"),
+    "xid-45-preemptive-cleanup": ("45", "the lines just before the Xid 45 and the exit of its pid", "its pid killed or exiting just before (scancel, the OOM killer, a crash): the driver's cleanup after that"),
+    "xid-other": (None, "the number against NVIDIA's Xid catalog (docs.nvidia.com/deploy/xid-errors)", "the action that catalog gives for it"),
 }
 
 
@@ -279,7 +280,9 @@ def _xid_pair(a, b):
     na, ca, sa = XID_CHECK[a]
     nb, cb, sb = XID_CHECK[b]
     experiment = f"{XID_FIRST}; then, for this cause: {ca}; for the sibling: {cb}"
-    outcome = f"Xid {na} with {sa}: this; Xid {nb} with {sb}: the sibling"
+    la = f"Xid {na}" if na else "an Xid no other entry covers"
+    lb = f"Xid {nb}" if nb else "an Xid no other entry covers"
+    outcome = f"{la} ({sa}): this; {lb} ({sb}): the sibling"
     return (experiment, outcome)
 
 
@@ -387,14 +390,14 @@ D.update({
 ("openmpi-process-exited-on-signal", "ucx-caught-signal-bus-error"): ("the signal in mpirun's line and the rank's output before it", "signal 7 with UCX's 'Caught signal 7 (Bus error' backtrace on the rank: the bus error is the cause (the sibling; df -h /dev/shm); another signal: this line's signal"),
 ("openmpi-process-exited-on-signal", "ucx-caught-signal-segfault"): ("the signal in mpirun's line and the rank's output before it", "signal 11 with UCX's 'Caught signal 11' backtrace: the segfault is the cause (the sibling; read the frames); another signal: this line's signal"),
 ("openmpi-process-exited-on-signal", "torchrun-worker-sigkill"): ("which launcher started the Python ranks: mpirun directly or torchrun under mpirun", "mpirun launched the ranks: its line (this; signal 9 → dmesg, scheduler); torchrun's 'Signal 9 (SIGKILL) received by PID': the worker kill (the sibling)"),
-("openmpi-peer-disconnected", "openmpi-primary-job-nonzero-exit"): ("the order on the job's output: the disconnect message and the first rank exit", "the disconnect before any rank exited: the peer's node or network failed (this; ping and dmesg on the peer's host); a rank exited first: that rank's error (the sibling)"),
-("openmpi-peer-disconnected", "openmpi-process-exited-on-signal"): ("the local and peer hosts the disconnect message names, and mpirun's exit lines", "no rank of the peer's host exited on a signal before it: a network or node failure (this); the peer rank exited on a signal first: the signal (the sibling)"),
+("openmpi-peer-disconnected", "openmpi-primary-job-nonzero-exit"): ("the peer's own output (the 'Peer host' of the block and its ranks) and mpirun's final summary", "the peer printed an error and exited non-zero: that error is the cause and mpirun's summary reports it (the sibling); the peer printed nothing and its node rebooted or is unreachable (uptime, dmesg -T there): the node or its network was lost (this)"),
+("openmpi-peer-disconnected", "openmpi-process-exited-on-signal"): ("mpirun's lines for the peer's ranks, and dmesg -T on the peer host", "'exited on signal N' for a rank of the peer host: the signal is the cause (the sibling; 9: the OOM killer or the scheduler, 11: a segfault); no signal and no error from the peer: the node or its network (this)"),
 ("openmpi-peer-disconnected", "nccl-socket-connection-closed"): ("which layer reports it: Open MPI's 'An MPI communication peer process has unexpectedly disconnected' or NCCL's WARN 'Connection closed by remote peer'", "Open MPI's message (its BTL/PML connection): this; NCCL's socket transport (NCCL_DEBUG=INFO shows the peer address): the sibling"),
 ("mpich-bad-termination", "openmpi-primary-job-nonzero-exit"): ("which launcher ran the job (mpirun --version)", "MPICH / Intel MPI's Hydra: this, the EXIT CODE in its box names the failure (9: killed, 139: segfault); Open MPI: the sibling"),
 ("mpich-bad-termination", "host-oom-killer"): ("the EXIT CODE in the BAD TERMINATION box and dmesg -T | grep 'Killed process' on the rank's node", "EXIT CODE: 9 and the OOM killer took the PID: host RAM (the sibling); another code with no kill: the rank's own error (this)"),
 ("mpich-bad-termination", "segfault-core-dumped"): ("the EXIT CODE in the BAD TERMINATION box", "139 (128 + SIGSEGV) or 'Segmentation fault' on the rank: the segfault is the cause (the sibling; a core and gdb); another code: this, read the rank's error"),
 ("srun-task-exited", "slurm-oom-kill"): ("the reason in 'srun: error: node: task N: ...' and " + SACCT, "'Out Of Memory' or State OUT_OF_MEMORY, with slurmstepd's 'Detected N oom_kill event': the cgroup limit (the sibling; raise --mem); 'Exited with exit code N': the task's own error (this)"),
-("srun-task-exited", "slurm-step-cancelled"): ("the reason in srun's line and " + SACCT, "'Exited with exit code' or 'Killed' without a CANCELLED State: the task failed (this); State CANCELLED with slurmstepd's 'CANCELLED AT': the job was cancelled (the sibling; CANCELLED by <uid>)"),
+("srun-task-exited", "slurm-step-cancelled"): ("which came first on the node: srun's 'error: node: task N: ...' or slurmstepd's '*** STEP/JOB ... CANCELLED AT'", "a task's 'Exited with exit code N', 'Out Of Memory' or signal first: the task failed and srun cancelled the step (this; read that task's output); CANCELLED first, then tasks 'Killed': a scancel or the scheduler (the sibling; sacct State 'CANCELLED by <uid>')"),
 ("srun-task-exited", "torchrun-child-failed"): ("what srun started: the Python ranks or one torchrun per node", "srun starts the ranks: its line names the failing task (this); srun starts torchrun: torchrun's ChildFailedError summary names the failing rank and error file (the sibling)"),
 ("srun-task-exited", "openmpi-primary-job-nonzero-exit"): ("whether the step ran mpirun or the ranks directly", "srun started the ranks: this; mpirun inside the allocation: mpirun's summary (the sibling)"),
 ("slurm-oom-kill", "cgroup-oom-killer"): (SACCT + " and dmesg -T | grep -E 'oom-kill:constraint=' on the node", "State OUT_OF_MEMORY and a task_memcg under the Slurm job's cgroup (a path with slurm and job_<jobid>): Slurm's --mem limit (this); a container or pod cgroup (docker, kubepods): the container limit (the sibling)"),
@@ -404,7 +407,7 @@ D.update({
 ("slurm-job-time-limit", "slurm-step-cancelled"): (SACCT, "State TIMEOUT and Elapsed equal to Timelimit: the time limit (this; raise --time, checkpoint); State CANCELLED by <uid> or PREEMPTED: cancelled by a user or preemption (the sibling)"),
 ("slurm-job-time-limit", "pytorch-watchdog-timeout"): (SACCT + ", and the last training-step line before the end", "the job ran to its Timelimit while still progressing: time limit (this); progress stopped long before the end with a watchdog timeout: a hang that the time limit only ended (the sibling)"),
 ("slurm-job-time-limit", "srun-task-exited"): (SACCT, "State TIMEOUT: the limit ended the tasks (this; srun's 'error: ... Killed' lines follow from it); FAILED with a non-zero ExitCode: a task failed on its own (the sibling)"),
-("slurm-step-cancelled", "srun-task-exited"): (SACCT + " (State shows 'CANCELLED by <uid>')", "CANCELLED by a uid (a user, an admin, a dependency): cancelled (this; ask who); FAILED: a task failed and srun reported it (the sibling)"),
+("slurm-step-cancelled", "srun-task-exited"): ("the lines just before the CANCELLED line on each node, and " + SACCT, "no task error before it and State 'CANCELLED by <uid>': scancel by a user or an automation (this; ask who); an 'srun: error: node: task N: ...' line first: a task failed and srun cancelled the rest (the sibling; read that task's output)"),
 ("slurm-step-cancelled", "slurm-oom-kill"): (SACCT + " and slurmstepd's lines before the CANCELLED one", "State CANCELLED with no oom_kill event: cancelled (this); OUT_OF_MEMORY or 'Detected N oom_kill event': memory (the sibling)"),
 ("slurm-step-cancelled", "slurm-job-time-limit"): ("the end of slurmstepd's '*** JOB N ON node CANCELLED AT time ... ***' line and " + SACCT, "no reason after the time, State CANCELLED by <uid>: a cancel (this); 'DUE TO TIME LIMIT' or State TIMEOUT: the time limit (the sibling)"),
 })
@@ -414,7 +417,7 @@ DMESG_NVRM = "dmesg -T | grep -E 'NVRM|Xid|AER|GSP' on the node, ordered by time
 D.update({
 ("nvrm-gsp-rpc-failed", "nvrm-reset-required"): (DMESG_NVRM, "'GspRmAlloc failed' / 'GspRmControl failed' RPC lines first, with their NV_ERR status: the GSP RPC failed (this; often a driver bug, try the branch's current driver); 'Reset required [NV_ERR_RESET_REQUIRED]' first, after a fatal fault: the GPU needs a reset (the sibling)"),
 ("nvrm-gsp-rpc-failed", "xid-154-recovery-action"): ("nvidia-smi -q | grep -i -A1 'recovery action'", "None, with GSP RPC failures in dmesg: the RPC failure (this); GPU Reset or Node Reboot with an Xid 154: the recovery action (the sibling; do that action)"),
-("nvrm-gsp-rpc-failed", "xid-gsp-timeout"): (DMESG_NVRM, "RPC failures with a status and no Xid 119/120: this; an Xid 119 ('Timeout ... waiting for RPC from GSP') or 120 first: the GSP firmware timed out (the sibling)"),
+("nvrm-gsp-rpc-failed", "xid-gsp-timeout"): (DMESG_NVRM, "RPC failures with a status and no Xid 119/120: this; an Xid 119 ('Timeout after Ns of waiting for RPC response from GPUn GSP') or 120 ('GSP task exception') first: the GSP firmware timed out (the sibling)"),
 ("nvrm-gsp-rpc-failed", "nccl-tests-devices-unavailable"): ("nvidia-smi --query-gpu=index,compute_mode --format=csv and nvidia-smi --query-compute-apps=pid,process_name,gpu_uuid --format=csv, and dmesg for GSP lines", "GSP RPC failures in dmesg and nvidia-smi failing: the driver (this); compute mode Exclusive_Process with another pid on the GPU and a clean dmesg: the GPU is busy (the sibling)"),
 ("nvrm-gsp-rpc-failed", "cuda-devices-unavailable"): ("nvidia-smi --query-gpu=index,compute_mode --format=csv and nvidia-smi --query-compute-apps=pid,process_name,gpu_uuid --format=csv, and dmesg for GSP lines", "GSP RPC failures in dmesg: the driver could not allocate on the GPU (this); Exclusive_Process with another pid, dmesg clean: the GPU is busy (the sibling)"),
 ("nvrm-reset-required", "nvrm-gsp-rpc-failed"): (DMESG_NVRM, "NV_ERR_RESET_REQUIRED after a fatal fault (an ECC, NVLink or GSP Xid): reset the GPU (this); only GSP RPC failures with other statuses: the RPC entry (the sibling)"),
