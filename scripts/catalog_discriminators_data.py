@@ -1,7 +1,10 @@
 # SPDX-License-Identifier: MIT
 # Experiments that tell a catalog entry apart from one sibling, written per pair: (entry, sibling) ->
-# (experiment, outcome). A pair not listed here is told apart by the sibling's own message (see
-# add_catalog_actions.py): every entry's literal is a line the other failure prints and this one does not.
+# (experiment, outcome). This file is still the source of the catalog's "discriminators": every one of the 474
+# sibling pairs is written here (add_catalog_actions.py reports "0 from the sibling's message"), and a run of that
+# script leaves signatures/*.json unchanged while the two agree. Edit a pair here, then run
+# `python3 scripts/add_catalog_actions.py` (or `--check` to see whether the JSON is in step). A new pair not
+# listed here is still told apart by the sibling's own message (see add_catalog_actions.py) until one is written.
 SHM_OFF = "rerun with NCCL_SHM_DISABLE=1"
 P2P_OFF = "rerun with NCCL_P2P_DISABLE=1"
 GDR_OFF = "rerun with NCCL_NET_GDR_LEVEL=LOC (GPUDirect RDMA off)"
