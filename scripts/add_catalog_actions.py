@@ -4,6 +4,12 @@
 # (catalog_discriminators_data.py) into signatures/*.json: "actions" right after "fix", "discriminators"
 # right after "siblings", in the catalog's format (json.dumps(indent=2, ensure_ascii=False) + newline).
 # A pair without a written experiment is told apart by the sibling's own message.
+# The data files are still the source: a run rewrites only "actions" and "discriminators" and leaves the JSON
+# unchanged when the data matches it. An entry added to the catalog by hand needs its actions in
+# catalog_actions_data.py (and its pairs in catalog_discriminators_data.py) first; the script lists every entry
+# without actions data and writes nothing rather than stopping with a KeyError half-way.
+#   python3 scripts/add_catalog_actions.py            write signatures/*.json
+#   python3 scripts/add_catalog_actions.py --check    write nothing; exit 1 when a file would change
 import glob
 import json
 import os
@@ -58,7 +64,21 @@ def main():
     files = sorted(f for f in glob.glob(os.path.join(ROOT, "signatures", "*.json")) if not f.endswith("schema.json"))
     docs = {f: json.load(open(f, encoding="utf-8")) for f in files}
     by_id = {s["id"]: s for d in docs.values() for s in d["signatures"]}
+    missing = [(os.path.basename(f), s["id"]) for f, d in docs.items() for s in d["signatures"]
+               if s["id"] not in catalog_actions_data.A]
+    unknown = [(f"{s['id']} -> {sib}") for d in docs.values() for s in d["signatures"] for sib in s["siblings"]
+               if sib not in by_id]
+    if missing or unknown:
+        for name, sid in missing:
+            print(f"error: {name}: entry {sid} has no actions in scripts/catalog_actions_data.py (add them there: "
+                  f"this script rewrites every entry's actions from that file)", file=sys.stderr)
+        for pair in unknown:
+            print(f"error: sibling {pair}: no catalog entry has that id", file=sys.stderr)
+        print("nothing written", file=sys.stderr)
+        return 1
+    check = "--check" in sys.argv[1:]
     written = generated = 0
+    changed = []
     for f, doc in docs.items():
         for i, s in enumerate(doc["signatures"]):
             actions = catalog_actions_data.A[s["id"]]
@@ -74,10 +94,18 @@ def main():
             s = with_after(s, "fix", "actions", actions)
             s = with_after(s, "siblings", "discriminators", discs)
             doc["signatures"][i] = s
-        with open(f, "w", encoding="utf-8") as out:
-            out.write(json.dumps(doc, indent=2, ensure_ascii=False) + "\n")
+        text = json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
+        with open(f, encoding="utf-8") as cur:
+            if cur.read() == text:
+                continue
+        changed.append(os.path.basename(f))
+        if not check:
+            with open(f, "w", encoding="utf-8") as out:
+                out.write(text)
     print(f"{len(by_id)} entries; discriminators: {written} written per pair, {generated} from the sibling's message")
+    print(("would change: " if check else "changed: ") + (", ".join(changed) or "nothing"))
+    return 1 if check and changed else 0
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

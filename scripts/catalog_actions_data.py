@@ -268,4 +268,6 @@ A = {
     U("NVIDIA driver", "the current driver of the branch", "Repeated Xid 109 is fixed in later drivers."), DRAIN],
 "xid-45-preemptive-cleanup": [N("Act on the Xid named in 'caused by previous Xid', or on whatever killed the process at that time (OOM killer, scheduler).", "Xid 45 is the driver cleaning up after a process was killed.")],
 "xid-other": [N("Follow the NVIDIA Xid catalog's action for this Xid; drain the node if it is hardware-related or repeats.", "Each Xid has its own documented recovery action.")],
+# Added after the script's first run (copied from signatures/topology.json, where it was written by hand).
+"nccl-graph-file-dev-not-found": [X("Unset NCCL_GRAPH_FILE in the job's environment and delete its line from /etc/nccl.conf and ~/.nccl.conf.", "An injected graph that names a missing GPU makes NCCL's init fail; NCCL's own search works for any GPU count.")],
 }
