@@ -31,6 +31,48 @@ private Q_SLOTS:
         QTest::newRow("MPICH rank") << "[12] node7:3100:3170 [2] misc/socket.cc:50 NCCL WARN socket closed"
                                     << 12 << 2 << "socket closed";
     }
+    // NCCL's "host:pid:tid [dev]" as reporters paste it: a field masked, the host cut at the start. The
+    // pid, thread and device that are there are read; a masked or cut host names no machine.
+    void maskedNcclPrefix_data()
+    {
+        QTest::addColumn<QString>("line");
+        QTest::addColumn<QString>("host");
+        QTest::addColumn<int>("pid");
+        QTest::addColumn<int>("device");
+        QTest::addColumn<bool>("warn");
+        QTest::newRow("pid:tid masked at once")
+            << "host-01.example.com:XXXXXX [5] ibvwrap.c:262 NCCL WARN Call to "
+               "ibv_modify_qp failed with 110"
+            << "host-01.example.com" << -1 << 5 << true;
+        QTest::newRow("pid masked") << "node7:xxxx:3170 [2] misc/socket.cc:50 NCCL WARN socket closed"
+                                    << "node7" << -1 << 2 << true;
+        QTest::newRow("host cut by the paste")
+            << "-worker-1:946:988 [0] transport/net_ib.cc:839 NCCL WARN NET/IB : Got "
+               "completion with error 12"
+            << "" << 946 << 0 << true;
+        QTest::newRow("host masked with stars")
+            << "***:1307367:1307586 [3] NCCL INFO Channel 00/0 : 0[0] -> 1[1] via P2P"
+            << "" << 1307367 << 3 << false;
+        QTest::newRow("host as a placeholder") << "<host>:12:13 [1] NCCL INFO Init COMPLETE"
+                                               << "" << 12 << 1 << false;
+        QTest::newRow("two X are no mask") << "node7:XX [2] NCCL WARN x"
+                                           << "" << -1 << -1 << true;
+    }
+    void maskedNcclPrefix()
+    {
+        QFETCH(QString, line);
+        QFETCH(QString, host);
+        QFETCH(int, pid);
+        QFETCH(int, device);
+        QFETCH(bool, warn);
+        const std::string bytes = line.toStdString();
+        const LinePrefix p = parseLinePrefix(bytes);
+        QCOMPARE(QString::fromUtf8(p.ncclHost.data(), static_cast<qsizetype>(p.ncclHost.size())), host);
+        QCOMPARE(p.pid, qint64(pid));
+        QCOMPARE(p.ncclDev, device);
+        QCOMPARE(p.nccl, warn ? NcclLevel::Warn : NcclLevel::Info);
+    }
+
     void bracketNumber()
     {
         QFETCH(QString, line);

@@ -35,7 +35,7 @@ public:
     static FileLinesResult open(const FileInfo& info, qint64 cacheBytes = 64 * 1024 * 1024);
     // The same, but the file is indexed only as far as the lines asked for (count() indexes the rest):
     // a few lines near the start of a 300 MB console cost a read of the start, not an index of it all.
-    static FileLinesResult openLazily(const FileInfo& info, qint64 cacheBytes = 8 * 1024 * 1024);
+    static FileLinesResult openLazily(const FileInfo& info, qint64 cacheBytes = 2 * 1024 * 1024);
     // A second, independent reader of the same file (its own source and cache, the same line index),
     // for a worker thread; safe to call while this one is only read.
     FileLinesResult reopen(qint64 cacheBytes = 16 * 1024 * 1024) const;

@@ -89,6 +89,34 @@ bool isHostChar(char c)
     return isAlpha(c) || isDigit(c) || c == '-' || c == '.' || c == '_';
 }
 
+// A field a reporter masked before pasting: "XXXXXX", "xxx", "***", "<pid>", "<host>".
+bool isMaskToken(std::string_view s)
+{
+    if (s.size() >= 3 && s.front() == '<' && s.back() == '>')
+        return true;
+    if (s.size() < 3)
+        return false;
+    const bool stars = s.find_first_not_of("*#?") == std::string_view::npos;
+    const bool exes = s.find_first_not_of("Xx") == std::string_view::npos;
+    return stars || exes;
+}
+
+// A number, or a mask in its place (-1, and `masked` set); false when neither is there.
+bool readNumberOrMask(std::string_view s, size_t& pos, qint64& value, bool& masked)
+{
+    value = readNumber(s, pos);
+    if (value >= 0)
+        return true;
+    size_t end = pos;
+    while (end < s.size() && end - pos < 40 && s[end] != ':' && s[end] != ' ')
+        ++end;
+    if (!isMaskToken(s.substr(pos, end - pos)))
+        return false;
+    pos = end;
+    masked = true;
+    return true;
+}
+
 // NCCL "host:pid:tid [dev] " (the [dev] part is absent on NCCL CALL lines).
 bool readNcclPrefix(std::string_view s, LinePrefix& p, size_t& length)
 {
@@ -97,15 +125,23 @@ bool readNcclPrefix(std::string_view s, LinePrefix& p, size_t& length)
         ++pos;
     if (pos >= s.size() || s[pos] != ':')
         return false; // an empty host (":166:1226 [0]") is a masked or unset one: NCCL still printed it
-    const std::string_view host = s.substr(0, pos);
+    std::string_view host = s.substr(0, pos);
+    // A host cut at the start by the paste ("-worker-1") or masked ("<host>", "***") names no machine.
+    if (!host.empty() && (host[0] == '-' || host[0] == '.' || isMaskToken(host)))
+        host = {};
     ++pos;
-    const qint64 pid = readNumber(s, pos);
-    if (pid < 0 || pos >= s.size() || s[pos] != ':')
+    // "host:pid:tid", either number masked, or both at once ("host:XXXXXX [5]").
+    qint64 pid = -1, tid = -1;
+    bool masked = false;
+    if (!readNumberOrMask(s, pos, pid, masked) || pos >= s.size())
         return false;
-    ++pos;
-    const qint64 tid = readNumber(s, pos);
-    if (tid < 0 || pos >= s.size() || s[pos] != ' ')
+    if (s[pos] == ':') {
+        ++pos;
+        if (!readNumberOrMask(s, pos, tid, masked) || pos >= s.size() || s[pos] != ' ')
+            return false;
+    } else if (!(masked && s[pos] == ' ')) {
         return false;
+    }
     ++pos;
     int dev = -1;
     if (pos < s.size() && s[pos] == '[') {
@@ -298,7 +334,11 @@ LinePrefix parseLinePrefix(std::string_view line)
             peelInner(rest); // "2024-05-01T10:00:00Z (pid=767) host:767:767 [0] NCCL INFO": a clock, then Ray
         p.message = rest;
     }
-    if (!rest.empty() && (isAlpha(rest[0]) || isDigit(rest[0]) || rest[0] == ':')
+    // A host starts with a letter or digit, unless the paste cut it ("-worker-1:") or masked it ("***:",
+    // "<host>:"); an unset one is empty (":166:1226").
+    if (!rest.empty()
+        && (isAlpha(rest[0]) || isDigit(rest[0]) || rest[0] == ':' || rest[0] == '-' || rest[0] == '.'
+            || rest[0] == '*' || rest[0] == '<' || rest[0] == '#')
         && readNcclPrefix(rest, p, len)) {
         readNcclLevel(rest.substr(len), p);
     } else {
