@@ -68,6 +68,20 @@ int headOrder(int role)
     return role == roleRank(SignatureRole::Symptom) ? 2 : 0;
 }
 
+// A wrapper prints the error it reports right after its own header: PyTorch's "Last error:" line, then
+// NCCL's text. A cause that starts at most this many lines after a symptom head's record ends is that
+// quoted text, and heads the chain in the symptom's place; a cause further on is a later failure. NCCL's
+// own lines quote nothing: the next WARN of the process is another thread's.
+constexpr qint64 kQuoteGapLines = 2;
+
+bool quotesCause(const LogEvent& head, const LogEvent& e)
+{
+    if (head.text.contains(QLatin1String("NCCL WARN")) || head.text.contains(QLatin1String("NCCL INFO")))
+        return false;
+    return e.file == head.file && e.line > head.line
+        && e.line - (head.line + head.lineCount - 1) <= kQuoteGapLines;
+}
+
 bool startsNewChain(const LogEvent& last, const LogEvent& e)
 {
     if (last.time.valid && e.time.valid)
@@ -83,6 +97,7 @@ int findInitiating(const Incident& inc, const Catalog& cat, bool* causeFound, QS
     QHash<QString, int> lastOf; // process -> its last event so far
     std::vector<Head> heads;
     QHash<QString, bool> open; // process -> a chain with a head is open
+    QHash<QString, int> headOf; // process -> its open chain's head, an index into heads
     for (int i = 0; i < n; ++i) {
         const LogEvent& e = inc.events[static_cast<size_t>(i)];
         const QString key = processKey(e);
@@ -90,10 +105,18 @@ int findInitiating(const Incident& inc, const Catalog& cat, bool* causeFound, QS
         if (last != lastOf.constEnd() && startsNewChain(inc.events[static_cast<size_t>(*last)], e))
             open.remove(key);
         lastOf.insert(key, i);
-        if (open.value(key))
+        if (open.value(key)) {
+            Head& head = heads[static_cast<size_t>(headOf.value(key))];
+            const int role = roleOf(inc, cat, i);
+            if (role == roleRank(SignatureRole::Cause)
+                && roleOf(inc, cat, head.event) == roleRank(SignatureRole::Symptom)
+                && quotesCause(inc.events[static_cast<size_t>(head.event)], e))
+                head = { i, 0, headOrder(role) };
             continue; // a consequence of the chain's head
+        }
         if (const std::optional<int> tier = tierOf(inc, cat, i)) {
             const int role = roleOf(inc, cat, i);
+            headOf.insert(key, static_cast<int>(heads.size()));
             heads.push_back({ i, *tier, headOrder(role) });
             // An unrecognised warning (a deprecation, a startup notice) is no cause: it starts no chain,
             // so a later failure of the same process is not taken for its consequence.
