@@ -16,11 +16,17 @@ QString messageOf(const QString& raw)
     return QString::fromUtf8(p.message.data(), static_cast<qsizetype>(p.message.size())).trimmed();
 }
 
-bool isCause(const LogEvent& e, const Catalog& catalog)
+// The record's signature names NCCL's failure: a cause, or a symptom in NCCL's own words (the "Error while
+// creating shared memory segment" it quotes). The wrapper's own entries (PyTorch's) are left where they are.
+bool quotesNcclFailure(const LogEvent& e, const Catalog& catalog)
 {
     if (e.signature < 0 || e.signature >= static_cast<int>(catalog.signatures.size()))
         return false;
-    return catalog.signatures[static_cast<size_t>(e.signature)].role == SignatureRole::Cause;
+    const Signature& sig = catalog.signatures[static_cast<size_t>(e.signature)];
+    if (sig.role == SignatureRole::Cause)
+        return true;
+    return sig.role == SignatureRole::Symptom && !sig.stacks.isEmpty()
+        && (sig.stacks.front() == QLatin1String("NCCL") || sig.stacks.front() == QLatin1String("RCCL"));
 }
 
 } // namespace
@@ -30,7 +36,7 @@ void anchorQuotedLastErrors(std::vector<LogEvent>& events, const Catalog& catalo
     for (LogEvent& e : events) {
         // The record's lines are consecutive only when every one of them was kept.
         const qsizetype kept = e.continuation.size();
-        if (kept < 2 || e.lineCount != kept + 1 || !isCause(e, catalog))
+        if (kept < 2 || e.lineCount != kept + 1 || !quotesNcclFailure(e, catalog))
             continue;
         if (e.text.contains(QLatin1String(" NCCL WARN ")) || e.text.contains(QLatin1String(" NCCL INFO ")))
             continue;
