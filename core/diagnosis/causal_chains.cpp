@@ -68,6 +68,41 @@ int headOrder(int role)
     return role == roleRank(SignatureRole::Symptom) ? 2 : 0;
 }
 
+// A wrapper prints the error it reports right after its own header: PyTorch's "Last error:" line, then
+// NCCL's text. While a symptom head's chain goes on line after line (at most this many lines apart), a
+// cause in it, or a symptom in NCCL's own words written without NCCL's prefix, is that quoted text and heads
+// the chain in the wrapper's place; once the chain has a gap, a cause is a later failure. NCCL's own lines
+// quote nothing: the next WARN of a pid is another thread's.
+constexpr qint64 kQuoteGapLines = 2;
+
+bool hasNcclPrefix(const LogEvent& e)
+{
+    return e.text.contains(QLatin1String("NCCL WARN")) || e.text.contains(QLatin1String("NCCL INFO"));
+}
+
+bool followsClosely(const LogEvent& prev, const LogEvent& e)
+{
+    return e.file == prev.file && e.line > prev.line
+        && e.line - (prev.line + prev.lineCount - 1) <= kQuoteGapLines;
+}
+
+bool quotedBy(const Incident& inc, const Catalog& cat, int head, int event)
+{
+    const LogEvent& h = inc.events[static_cast<size_t>(head)];
+    const LogEvent& e = inc.events[static_cast<size_t>(event)];
+    if (roleOf(inc, cat, head) != roleRank(SignatureRole::Symptom) || hasNcclPrefix(h))
+        return false;
+    const int role = roleOf(inc, cat, event);
+    if (role == roleRank(SignatureRole::Cause))
+        return true;
+    if (role != roleRank(SignatureRole::Symptom) || hasNcclPrefix(e))
+        return false;
+    // Only NCCL's own text is quoted: an abort or a launcher line after a wrapper is its consequence.
+    const QStringList& stacks = cat.signatures[static_cast<size_t>(e.signature)].stacks;
+    return !stacks.isEmpty()
+        && (stacks.front() == QLatin1String("NCCL") || stacks.front() == QLatin1String("RCCL"));
+}
+
 bool startsNewChain(const LogEvent& last, const LogEvent& e)
 {
     if (last.time.valid && e.time.valid)
@@ -83,17 +118,30 @@ int findInitiating(const Incident& inc, const Catalog& cat, bool* causeFound, QS
     QHash<QString, int> lastOf; // process -> its last event so far
     std::vector<Head> heads;
     QHash<QString, bool> open; // process -> a chain with a head is open
+    QHash<QString, int> headOf; // process -> its open chain's head, an index into heads
+    QHash<QString, bool> quoteOpen; // process -> its chain has had no gap yet (quotedBy())
     for (int i = 0; i < n; ++i) {
         const LogEvent& e = inc.events[static_cast<size_t>(i)];
         const QString key = processKey(e);
         const auto last = lastOf.constFind(key);
-        if (last != lastOf.constEnd() && startsNewChain(inc.events[static_cast<size_t>(*last)], e))
+        const int prev = last != lastOf.constEnd() ? *last : -1;
+        if (prev >= 0 && startsNewChain(inc.events[static_cast<size_t>(prev)], e))
             open.remove(key);
         lastOf.insert(key, i);
-        if (open.value(key))
+        if (open.value(key)) {
+            bool& quoting = quoteOpen[key];
+            quoting = quoting && followsClosely(inc.events[static_cast<size_t>(prev)], e);
+            Head& head = heads[static_cast<size_t>(headOf.value(key))];
+            if (quoting && quotedBy(inc, cat, head.event, i)) {
+                const int role = roleOf(inc, cat, i);
+                head = { i, role == roleRank(SignatureRole::Cause) ? 0 : 1, headOrder(role) };
+            }
             continue; // a consequence of the chain's head
+        }
         if (const std::optional<int> tier = tierOf(inc, cat, i)) {
             const int role = roleOf(inc, cat, i);
+            headOf.insert(key, static_cast<int>(heads.size()));
+            quoteOpen.insert(key, true);
             heads.push_back({ i, *tier, headOrder(role) });
             // An unrecognised warning (a deprecation, a startup notice) is no cause: it starts no chain,
             // so a later failure of the same process is not taken for its consequence.

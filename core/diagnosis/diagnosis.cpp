@@ -21,8 +21,8 @@ void renderSignatureTexts(const Signature& sig, const RenderContext& ctx, Diagno
 {
     // What the reader sees never holds a blank: a sentence or command that needs a value this incident
     // lacks is left out (renderProse), rather than shown with <name>.
-    d.fix = renderProse(sig.fix, ctx);
-    d.summary = renderProse(sig.summary, ctx);
+    d.fix = renderProse(withoutUnknownPlaces(sig.fix, ctx), ctx);
+    d.summary = renderProse(withoutUnknownPlaces(sig.summary, ctx), ctx);
     if (d.summary.isEmpty())
         d.summary = sig.title;
     for (const QString& v : sig.verify) {
@@ -34,7 +34,7 @@ void renderSignatureTexts(const Signature& sig, const RenderContext& ctx, Diagno
             d.evidenceCommands.push_back(renderCommand(v, ctx));
     }
     for (const QString& c : sig.checklist) {
-        const QString item = renderProse(c, ctx);
+        const QString item = renderProse(withoutUnknownPlaces(c, ctx), ctx);
         if (!item.isEmpty())
             d.checklist.push_back(item);
     }

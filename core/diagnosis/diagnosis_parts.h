@@ -18,6 +18,8 @@ void fillSuspects(const Incident& inc, const Catalog& cat, Diagnosis& d);
 void fillTorchrunNotes(const Incident& inc, Diagnosis& d);
 // The entry's summary, fix, checklist and commands, filled from `ctx`; what needs a value it lacks is left
 // out.
+// `tmpl` without the places ("on {host}") whose value this incident lacks (unknown_place.cpp).
+QString withoutUnknownPlaces(const QString& tmpl, const RenderContext& ctx);
 void renderSignatureTexts(const Signature& sig, const RenderContext& ctx, Diagnosis& d);
 // A hang without an error line: NCCL's setup began and no communicator completed it. Fills the headline
 // and the catalog's stall entry (Signature::stall); false when the incident shows no such stall.

@@ -5,6 +5,7 @@
 #include "background_release.h"
 #include "file_scanner.h"
 #include "input_discovery.h"
+#include "last_error_quote.h"
 
 #include <QFileInfo>
 #include <algorithm>
@@ -188,6 +189,8 @@ LoadResult loadIncidents(const LoadOptions& options, const CancelToken* cancel, 
             inc.label = QStringLiteral("incident");
         inc.skipped = skipped;
         buildIncident(attemptScans, inc);
+        if (options.catalog)
+            anchorQuotedLastErrors(inc.events, *options.catalog);
         if (options.release)
             options.release->release(std::move(attemptScans));
         for (const FileInfo& f : inc.files) {

@@ -1,0 +1,22 @@
+// SPDX-License-Identifier: MIT
+// NCCL's own error text, quoted by the exception that reports it. PyTorch (and the launchers that tag
+// its lines) print NCCL's last WARN after a "Last error:" line of the exception message; without
+// NCCL_DEBUG that quoted line is the only place the failure is named, and the exception header above it
+// only reports it. The record keeps its signature (the scanner already took the quoted line's); the
+// event's first line becomes the quoted one, so the initiating line is the cause, not the wrapper.
+#pragma once
+
+#include "log_model.h"
+
+#include <vector>
+
+namespace rankscope {
+
+struct Catalog;
+
+// Re-anchors each event whose record quotes NCCL's failure (a cause, or a symptom in NCCL's words) after
+// "Last error:" at the quoted line. Leaves NCCL WARN records (their "-> N" trails are collected by thread,
+// not by position) and records cut at the continuation limit alone: their line offsets are not known.
+void anchorQuotedLastErrors(std::vector<LogEvent>& events, const Catalog& catalog);
+
+} // namespace rankscope
