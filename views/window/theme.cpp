@@ -2,6 +2,7 @@
 #include "theme.h"
 
 #include <QApplication>
+#include <QEvent>
 #include <QPalette>
 #include <QSettings>
 #include <QStyle>
@@ -85,11 +86,16 @@ void applyTheme(Theme theme)
         if (QApplication::style()->name() != o.style)
             QApplication::setStyle(QStyleFactory::create(o.style));
         QApplication::setPalette(o.palette);
-        return;
+    } else {
+        if (QApplication::style()->name().compare(QLatin1String("fusion"), Qt::CaseInsensitive) != 0)
+            QApplication::setStyle(QStyleFactory::create(QStringLiteral("Fusion")));
+        QApplication::setPalette(
+            theme == Theme::Dark ? darkPalette() : QApplication::style()->standardPalette());
     }
-    if (QApplication::style()->name().compare(QLatin1String("fusion"), Qt::CaseInsensitive) != 0)
-        QApplication::setStyle(QStyleFactory::create(QStringLiteral("Fusion")));
-    QApplication::setPalette(theme == Theme::Dark ? darkPalette() : QApplication::style()->standardPalette());
+    // Qt posts the palette change to the widgets: until the event loop came round, every widget kept the
+    // old colours (the window's palette was still light right after a switch to Dark, and a screenshot
+    // taken then showed the old theme). Delivered now, the colours follow the switch at once.
+    QCoreApplication::sendPostedEvents(nullptr, QEvent::ApplicationPaletteChange);
 }
 
 Theme savedTheme()
