@@ -214,6 +214,11 @@ void DiagnosisPane::setFixIdiom(const FixIdiom& idiom)
     m_idiom = idiom;
 }
 
+QPlainTextEdit* DiagnosisPane::evidenceView() const
+{
+    return m_evidence;
+}
+
 QStringList DiagnosisPane::actionTexts() const
 {
     return m_actions;
@@ -483,6 +488,7 @@ void DiagnosisPane::setDiagnosis(const Incident* inc, const Diagnosis* d, const 
 
     if (!d->evidence.lines.isEmpty()) {
         auto* ev = new QPlainTextEdit;
+        ev->setObjectName(QStringLiteral("evidence"));
         ev->setReadOnly(true);
         ev->setFont(mono());
         ev->setLineWrapMode(QPlainTextEdit::NoWrap);

@@ -37,6 +37,9 @@ public:
     int checklistCount() const;
     // Each shown action as "kind (idiom): reason" followed by its text.
     QStringList actionTexts() const;
+    // The Evidence box (objectName "evidence") of the newest diagnosis, null when it has none. It is built
+    // off screen and shown two frames after setDiagnosis(); only then is it a child of the pane.
+    QPlainTextEdit* evidenceView() const;
 
 Q_SIGNALS:
     void eventActivated(int eventIndex); // a link to an event (initiating, first collateral) was clicked
