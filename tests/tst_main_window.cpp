@@ -92,6 +92,51 @@ private Q_SLOTS:
                 : QStringLiteral("%1 warnings").arg(a->incident.warnings.size()));
     }
 
+    // Real case 115: every line carries Ray's "(pid=N)" and each worker says its rank ("[rank=N]"). The Log
+    // view opens on the hang's evidence (line 9, an INFO line of pid 767, no event): its header names
+    // rank 0, the host and the pid (it said "unattributed"), and follows Go to line.
+    void logHeaderNamesTheLinesWriter()
+    {
+        MainWindow w;
+        w.resize(1600, 1000);
+        w.show();
+        w.openPaths({ QStringLiteral(
+            RANKSCOPE_TEST_DATA "/real/115-ray-sgd-hang-p2p-broken-in-vm-libibverbs-distractor/log.txt") });
+        QVERIFY(waitForAnalysis(w));
+        const AttemptAnalysis* a = w.currentAttempt();
+        QVERIFY(a);
+        QCOMPARE(a->diagnosis.initiatingEvent, -1); // a hang: the log opens at the evidence
+        QTRY_COMPARE(w.logView()->currentLine(), qint64(9));
+        const QString host = QStringLiteral("ray-608788daf515e90a03e090eb-ray-worker-0");
+        QVERIFY2(w.logHeaderText().endsWith(QStringLiteral("line 9 · rank 0 · %1 · pid 767").arg(host)),
+            qPrintable(w.logHeaderText()));
+        auto* go = [&]() -> QLineEdit* {
+            for (QLineEdit* e : w.findChildren<QLineEdit*>())
+                if (e->placeholderText() == QLatin1String("line"))
+                    return e;
+            return nullptr;
+        }();
+        QVERIFY(go);
+        const auto goTo = [&](int line) {
+            go->clear();
+            QTest::keyClicks(go, QString::number(line));
+            QTest::keyClick(go, Qt::Key_Return);
+        };
+        goTo(11); // a bare "(pid=767)": the rank-0 worker, by its pid alone
+        QCOMPARE(w.logView()->currentLine(), qint64(11));
+        QVERIFY2(w.logHeaderText().endsWith(QStringLiteral("line 11 · rank 0 · %1 · pid 767").arg(host)),
+            qPrintable(w.logHeaderText()));
+        goTo(12); // the benign WARN, an event of rank 0
+        QVERIFY2(w.logHeaderText().endsWith(QStringLiteral("line 12 · rank 0 · %1 · pid 767").arg(host)),
+            qPrintable(w.logHeaderText()));
+        goTo(5); // "(pid=764) NCCL DEBUG SET": a process the incident gives no event and no rank's pid
+        QVERIFY2(
+            w.logHeaderText().endsWith(QStringLiteral("line 5 · pid 764")), qPrintable(w.logHeaderText()));
+        goTo(1); // the shell prompt: nobody the incident knows
+        QVERIFY2(w.logHeaderText().endsWith(QStringLiteral("line 1 · unattributed")),
+            qPrintable(w.logHeaderText()));
+    }
+
     void diagnosisLabelsKeepQLabelHeights()
     {
         // The pane's labels answer size questions from their own layout: each height for a width must be
