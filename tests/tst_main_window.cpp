@@ -408,6 +408,9 @@ private Q_SLOTS:
         const QByteArray page = html.readAll();
         QVERIFY(page.contains("data:image/png;base64,")); // the timeline image
         QVERIFY(page.contains("data:image/svg+xml;base64,")); // the topology SVG
+        // torchrun's summary is collateral without a rank: a launcher line, named as such.
+        QVERIFY(page.contains("launcher (no rank): torchrun: ChildFailedError summary"));
+        QVERIFY(!page.contains("0 rank(s)"));
     }
 
     // A capture added to an open incident, and taken away again, re-runs the diagnosis only: the logs are
