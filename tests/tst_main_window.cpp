@@ -406,8 +406,27 @@ private Q_SLOTS:
         QVERIFY(md.open(QIODevice::ReadOnly) && html.open(QIODevice::ReadOnly));
         QVERIFY(md.readAll().contains("Rank 7"));
         const QByteArray page = html.readAll();
-        QVERIFY(page.contains("data:image/png;base64,")); // the timeline image
-        QVERIFY(page.contains("data:image/svg+xml;base64,")); // the topology SVG
+        // Two SVG drawings: the timeline, drawn for the page from the model (no screen capture), and the
+        // topology. The timeline has every lane's whole label, the initiating marker and a legend.
+        QVERIFY(!page.contains("data:image/png"));
+        const QRegularExpression img(QStringLiteral("<h2>Timeline</h2><img alt=\"timeline\"[^>]*"
+                                                    "src=\"data:image/svg\\+xml;base64,([A-Za-z0-9+/=]+)\""));
+        const QRegularExpressionMatch m = img.match(QString::fromUtf8(page));
+        QVERIFY(m.hasMatch());
+        const QByteArray svg = QByteArray::fromBase64(m.captured(1).toLatin1());
+        QVERIFY(svg.startsWith("<svg "));
+        const LogEvent& init =
+            w.currentAttempt()
+                ->incident.events[static_cast<size_t>(w.currentAttempt()->diagnosis.initiatingEvent)];
+        const TimelineModel& model = w.timeline()->model();
+        const QString label =
+            model.lane(model.laneOfEvent(w.currentAttempt()->diagnosis.initiatingEvent)).label;
+        QCOMPARE(init.rank, 7);
+        QVERIFY2(svg.contains(label.toHtmlEscaped().toUtf8()), qPrintable(label)); // whole, in its tooltip
+        QVERIFY(svg.contains("fill='#e01e5a'")); // the initiating diamond
+        QVERIFY(svg.contains(">initiating</text>") && svg.contains(">collateral</text>"));
+        QCOMPARE(svg.count("<svg"), 1);
+        QVERIFY(page.count("data:image/svg+xml;base64,") == 2); // and the topology
         // torchrun's summary is collateral without a rank: a launcher line, named as such.
         QVERIFY(page.contains("launcher (no rank): torchrun: ChildFailedError summary"));
         QVERIFY(!page.contains("0 rank(s)"));

@@ -58,6 +58,9 @@ struct IncidentViewModel
     bool cancelled = false;
 };
 
+// What the diagnosis says about each event and rank, for the timeline (and the report's timeline).
+TimelineRoles timelineRoles(const Diagnosis& diagnosis, const Incident& incident, const Catalog& catalog);
+
 // Builds the view of `analysis.attempts[attempt]`. The analysis must outlive the result (the timeline
 // points into its incident).
 IncidentViewModel buildIncidentViewModel(

@@ -23,7 +23,7 @@ QString list(const QStringList& items, bool code = false)
 
 } // namespace
 
-QString reportHtml(const ReportInput& in, const QByteArray& topologySvg, const QByteArray& timelinePng)
+QString reportHtml(const ReportInput& in, const QByteArray& topologySvg, const QByteArray& timelineSvg)
 {
     const Incident& inc = *in.incident;
     const Diagnosis& d = *in.diagnosis;
@@ -76,10 +76,10 @@ QString reportHtml(const ReportInput& in, const QByteArray& topologySvg, const Q
         if (!d.evidenceCommands.isEmpty())
             h += QStringLiteral("<h2>Evidence commands</h2>") + list(d.evidenceCommands, true);
     }
-    if (!timelinePng.isEmpty())
+    if (!timelineSvg.isEmpty())
         h += QStringLiteral("<h2>Timeline</h2><img alt=\"timeline\" style=\"max-width:100%\" "
-                            "src=\"data:image/png;base64,%1\">")
-                 .arg(QString::fromLatin1(timelinePng.toBase64()));
+                            "src=\"data:image/svg+xml;base64,%1\">")
+                 .arg(QString::fromLatin1(timelineSvg.toBase64()));
     QStringList collateral, suspects, torchrun, hyp;
     for (const CollateralGroup& g : d.collateral) {
         // A launcher's lines have no rank: named as such, as in the text report and the window ("0 rank(s)
