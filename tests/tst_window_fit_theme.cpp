@@ -17,6 +17,7 @@
 
 #include <QAction>
 #include <QApplication>
+#include <QCheckBox>
 #include <QClipboard>
 #include <QDialog>
 #include <QDockWidget>
@@ -29,6 +30,8 @@
 #include <QSettings>
 #include <QSignalSpy>
 #include <QStandardPaths>
+#include <QStyle>
+#include <QStyleOptionButton>
 #include <QTableWidget>
 #include <QTextBlock>
 #include <QTextBrowser>
@@ -137,7 +140,8 @@ private Q_SLOTS:
         // The tooltip shows over the gutter.
         QHelpEvent help(QEvent::ToolTip, QPoint(4, y), log->viewport()->mapToGlobal(QPoint(4, y)));
         QApplication::sendEvent(log->viewport(), &help);
-        // The Evidence box opens at column 0. It is a child of the pane once shown (two frames after the analysis landed).
+        // The Evidence box opens at column 0. It is a child of the pane once shown (two frames after the
+        // analysis landed).
         QPlainTextEdit* evidence = nullptr;
         QTRY_VERIFY((evidence = w.diagnosisPane()->findChild<QPlainTextEdit*>(QStringLiteral("evidence"))));
         QCOMPARE(evidence, w.diagnosisPane()->evidenceView());
@@ -276,8 +280,22 @@ private Q_SLOTS:
             const double markerContrast = regionContrast(shot, around);
             QVERIFY2(markerContrast >= 3.0,
                 qPrintable(QStringLiteral("%1 marker %2").arg(name).arg(markerContrast)));
-            qInfo("%s theme: banner contrast %.1f, lane label %.1f, marker %.1f", qPrintable(name),
-                bannerContrast, laneContrast, markerContrast);
+            // A check box's indicator (its frame or fill) against the window: it must not vanish in Dark.
+            QCheckBox* box = nullptr;
+            for (QCheckBox* c : w.findChildren<QCheckBox*>())
+                if (c->text() == QLatin1String("WARN+ ranks"))
+                    box = c;
+            QVERIFY(box);
+            QStyleOptionButton option;
+            option.initFrom(box);
+            const QRect indicator = box->style()
+                                        ->subElementRect(QStyle::SE_CheckBoxIndicator, &option, box)
+                                        .translated(box->mapTo(&w, QPoint(0, 0)));
+            const double boxContrast = regionContrast(shot, indicator);
+            QVERIFY2(
+                boxContrast >= 3.0, qPrintable(QStringLiteral("%1 check box %2").arg(name).arg(boxContrast)));
+            qInfo("%s theme: banner contrast %.1f, lane label %.1f, marker %.1f, check box %.1f",
+                qPrintable(name), bannerContrast, laneContrast, markerContrast, boxContrast);
         }
         QAction* system = w.findChild<QAction*>(QStringLiteral("theme-system"));
         system->trigger();
