@@ -203,6 +203,16 @@ private Q_SLOTS:
                 auto* d = w.findChild<QDockWidget*>(QLatin1String(name));
                 QVERIFY2(d && d->widget()->width() > 40 && d->widget()->height() > 40, name);
             }
+            // The Diagnosis pane reflows to its width, down to its longest word; what is wider still is
+            // reached by its scroll bars, never cut off.
+            DiagnosisPane* pane = w.diagnosisPane();
+            QTRY_VERIFY(pane->widget()->width() <= pane->viewport()->width()
+                || pane->horizontalScrollBar()->isVisible());
+            QCOMPARE(pane->horizontalScrollBar()->maximum(),
+                std::max(0, pane->widget()->width() - pane->viewport()->width()));
+            QCOMPARE(pane->widget()->width(),
+                std::max(pane->viewport()->width(), pane->widget()->minimumSizeHint().width()));
+            QVERIFY(pane->verticalScrollBar()->maximum() > 0);
             auto* hub = w.findChild<QDockWidget*>(QStringLiteral("hub"));
             auto* hubScroll = qobject_cast<QScrollArea*>(hub->widget());
             QVERIFY(hubScroll);

@@ -88,7 +88,10 @@ DiagnosisPane::DiagnosisPane(QWidget* parent)
 {
     setWidgetResizable(true);
     setFrameShape(QFrame::NoFrame);
-    setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff); // the content reflows to the width instead
+    // The content reflows to the width, down to its longest unbreakable word (a command's
+    // "--export=ALL,NCCL_NET_GDR_LEVEL=PXB" is 280 px): narrower than that (a 800-pixel screen, or 1600
+    // at a scale factor of 2), it scrolls sideways instead of cutting the text off with no way to it.
+    setHorizontalScrollBarPolicy(Qt::ScrollBarAsNeeded);
     clear();
     showPending(); // nothing is on screen yet: no need to wait
 }
