@@ -106,6 +106,20 @@ private Q_SLOTS:
         const AttemptAnalysis* a = w.currentAttempt();
         QVERIFY(a);
         QCOMPARE(a->diagnosis.initiatingEvent, -1); // a hang: the log opens at the evidence
+        // Its fix and verify commands show although no line initiated it (the pane showed neither).
+        QVERIFY(!a->diagnosis.fix.isEmpty());
+        QTRY_VERIFY(w.diagnosisPane()->fixText().contains(QLatin1String("NCCL_P2P_DISABLE=1")));
+        QCOMPARE(w.diagnosisPane()->verifyCommands(), a->diagnosis.verify);
+        QVERIFY(w.diagnosisPane()->checklistCount() > 0);
+        // And so does the exported report.
+        QTemporaryDir out;
+        QString error;
+        QVERIFY2(w.exportReport(out.filePath(QStringLiteral("r")), &error), qPrintable(error));
+        QFile html(out.filePath(QStringLiteral("r.html")));
+        QVERIFY(html.open(QIODevice::ReadOnly));
+        const QByteArray page = html.readAll();
+        QVERIFY(page.contains("<h2>Fix</h2>") && page.contains("NCCL_P2P_DISABLE=1"));
+        QVERIFY(page.contains("Signature <b>nccl-init-hang</b>"));
         QTRY_COMPARE(w.logView()->currentLine(), qint64(9));
         const QString host = QStringLiteral("ray-608788daf515e90a03e090eb-ray-worker-0");
         QVERIFY2(w.logHeaderText().endsWith(QStringLiteral("line 9 · rank 0 · %1 · pid 767").arg(host)),

@@ -54,6 +54,9 @@ QString reportHtml(const ReportInput& in, const QByteArray& topologySvg, const Q
                  .arg(esc(inc.files[static_cast<size_t>(e.file)].displayPath))
                  .arg(e.line)
                  .arg(esc((QStringList { e.text } + e.continuation.mid(0, 12)).join(QLatin1Char('\n'))));
+    }
+    // A hang has no initiating line, but its signature and fix: they never depend on a line.
+    if (d.initiatingEvent >= 0 || !d.fix.isEmpty() || !d.verify.isEmpty()) {
         if (d.signature >= 0)
             h += QStringLiteral("<p>Signature <b>%1</b>: %2</p>")
                      .arg(esc(cat.signatures[static_cast<size_t>(d.signature)].id),

@@ -407,7 +407,9 @@ void DiagnosisPane::setDiagnosis(const Incident* inc, const Diagnosis* d, const 
                                           .arg(f.displayPath.toHtmlEscaped())
                                           .arg(e.line)));
         m_layout->addWidget(line);
-
+    }
+    // A hang has no initiating line but has its fix: the fix never depends on a line to link to.
+    if (d->initiatingEvent >= 0 || !d->fix.isEmpty() || !d->verify.isEmpty()) {
         // Fix and verification side by side.
         auto* columns = new ReflowColumns;
         auto* h = columns->box();
