@@ -29,6 +29,7 @@
 #include <QScrollBar>
 #include <QSettings>
 #include <QSignalSpy>
+#include <QSplitter>
 #include <QStandardPaths>
 #include <QStyle>
 #include <QStyleOptionButton>
@@ -235,12 +236,34 @@ private Q_SLOTS:
             diagWidth = diag->width();
             w.close(); // saves the dock state
         }
+        // The Signature Hub's divider, dragged, is kept too.
+        QList<int> hubSizes;
+        {
+            HubPanel hub;
+            hub.resize(1200, 500);
+            hub.show();
+            QVERIFY(QTest::qWaitForWindowExposed(&hub));
+            auto* split = hub.findChild<QSplitter*>(QStringLiteral("hubSplit"));
+            QVERIFY(split);
+            QSplitterHandle* handle = split->handle(1);
+            const QPoint from = handle->rect().center();
+            QTest::mousePress(handle, Qt::LeftButton, {}, from);
+            QTest::mouseMove(handle, from + QPoint(150, 0));
+            QTest::mouseRelease(handle, Qt::LeftButton, {}, from + QPoint(150, 0));
+            hubSizes = split->sizes();
+            QVERIFY2(hubSizes.value(0) > 400, qPrintable(QString::number(hubSizes.value(0))));
+        }
         MainWindow again;
         again.resize(1600, 1000);
         again.show();
         QVERIFY(QTest::qWaitForWindowExposed(&again));
         QTest::qWait(50);
         QCOMPARE(again.findChild<QDockWidget*>(QStringLiteral("diagnosis"))->width(), diagWidth);
+        HubPanel hubAgain;
+        hubAgain.resize(1200, 500);
+        hubAgain.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&hubAgain));
+        QCOMPARE(hubAgain.findChild<QSplitter*>(QStringLiteral("hubSplit"))->sizes(), hubSizes);
     }
 
     void themesPersistAndKeepContrast()
