@@ -285,6 +285,12 @@ private Q_SLOTS:
             QCOMPARE(isDarkPalette(w.diagnosisPane()->palette()), theme == Theme::Dark);
             auto* banner = w.findChild<QLabel*>(QStringLiteral("banner"));
             QVERIFY(banner);
+            // The confidence badge takes its colours from the one table, in this theme's variant.
+            QLabel* badge = nullptr;
+            QTRY_VERIFY((badge = w.diagnosisPane()->findChild<QLabel*>(QStringLiteral("confidence"))));
+            const ColorPair healthy = toneColors(Tone::Healthy, w.palette());
+            QVERIFY2(badge->text().contains(QStringLiteral("background:%1").arg(healthy.background.name())),
+                qPrintable(badge->text()));
             QRgb tintNow = 0;
             regionContrast(banner->grab().toImage(), banner->rect(), &tintNow);
             QCOMPARE(luminance(tintNow) < 0.2, theme == Theme::Dark);

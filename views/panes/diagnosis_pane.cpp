@@ -62,13 +62,17 @@ QFont mono()
     return QFontDatabase::systemFont(QFontDatabase::FixedFont);
 }
 
-QString confidenceColor(const QString& c)
+// The confidence badge's colours come from the window's one colour table, in the palette's variant.
+QString confidenceHtml(const QString& level, const QString& reasons, const QPalette& palette)
 {
-    if (c == QLatin1String("high"))
-        return QStringLiteral("#2e7d32");
-    if (c == QLatin1String("medium"))
-        return QStringLiteral("#b26a00");
-    return QStringLiteral("#9e2a2b");
+    const Tone tone = level == QLatin1String("high") ? Tone::Healthy
+        : level == QLatin1String("medium")           ? Tone::Unsure
+                                                     : Tone::Failure;
+    const ColorPair c = toneColors(tone, palette);
+    return QStringLiteral(
+        "<span style='color:%1;background:%2;padding:2px 6px'>&nbsp;confidence: %3&nbsp;</span>"
+        "&nbsp; <span>%4</span>")
+        .arg(c.text.name(), c.background.name(), level.toHtmlEscaped(), reasons.toHtmlEscaped());
 }
 
 } // namespace
@@ -115,6 +119,7 @@ void DiagnosisPane::beginContent()
     m_layout->setSpacing(10);
     m_headline = new WrappedLabel;
     m_evidence = nullptr;
+    m_confidence = nullptr;
     m_headline->setWordWrap(true);
     m_layout->addWidget(m_headline);
     m_fix.clear();
@@ -201,6 +206,14 @@ void DiagnosisPane::placePending()
     setVerticalScrollBarPolicy(m_pendingScrolls ? Qt::ScrollBarAlwaysOn : Qt::ScrollBarAlwaysOff);
     setWidget(m_pending);
     setVerticalScrollBarPolicy(Qt::ScrollBarAsNeeded);
+}
+
+void DiagnosisPane::changeEvent(QEvent* event)
+{
+    // A theme switch: the badge takes the new variant of its colours (the rest is the palette's).
+    if (event->type() == QEvent::PaletteChange && m_confidence)
+        m_confidence->setText(confidenceHtml(m_confidenceLevel, m_confidenceReasons, palette()));
+    QScrollArea::changeEvent(event);
 }
 
 DiagnosisPane::~DiagnosisPane()
@@ -383,12 +396,11 @@ void DiagnosisPane::setDiagnosis(const Incident* inc, const Diagnosis* d, const 
     m_headline->setTextInteractionFlags(Qt::TextSelectableByMouse);
 
     if (!d->confidence.isEmpty()) {
-        m_layout->addWidget(
-            richLabel(QStringLiteral(
-                "<span style='color:white;background:%1;padding:2px 6px'>&nbsp;confidence: %2&nbsp;</span>"
-                "&nbsp; <span>%3</span>")
-                          .arg(confidenceColor(d->confidence), d->confidence.toHtmlEscaped(),
-                              d->confidenceReasons.join(QStringLiteral("; ")).toHtmlEscaped())));
+        m_confidenceLevel = d->confidence;
+        m_confidenceReasons = d->confidenceReasons.join(QStringLiteral("; "));
+        m_confidence = richLabel(confidenceHtml(m_confidenceLevel, m_confidenceReasons, palette()));
+        m_confidence->setObjectName(QStringLiteral("confidence"));
+        m_layout->addWidget(m_confidence);
     }
     if (const QString launch = inc->launchSentence(); !launch.isEmpty())
         m_layout->addWidget(richLabel(launch.toHtmlEscaped()));

@@ -41,6 +41,9 @@ public:
     // off screen and shown two frames after setDiagnosis(); only then is it a child of the pane.
     QPlainTextEdit* evidenceView() const;
 
+protected:
+    void changeEvent(QEvent* event) override;
+
 Q_SIGNALS:
     void eventActivated(int eventIndex); // a link to an event (initiating, first collateral) was clicked
     void signatureActivated(const QString& id); // a hypothesis's signature id was clicked: open the hub
@@ -68,6 +71,8 @@ private:
     QVBoxLayout* m_layout = nullptr;
     QLabel* m_headline = nullptr;
     QPointer<QPlainTextEdit> m_evidence;
+    QPointer<QLabel> m_confidence; // the badge, recoloured when the theme changes
+    QString m_confidenceLevel, m_confidenceReasons;
     QString m_fix;
     QStringList m_verify;
     int m_checklist = 0;
