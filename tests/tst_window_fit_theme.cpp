@@ -204,6 +204,15 @@ private Q_SLOTS:
                 auto* d = w.findChild<QDockWidget*>(QLatin1String(name));
                 QVERIFY2(d && d->widget()->width() > 40 && d->widget()->height() > 40, name);
             }
+            // The banner wraps: its headline is wider than the window, and all its lines are shown.
+            auto* banner = w.findChild<QLabel*>(QStringLiteral("banner"));
+            QVERIFY(banner && banner->wordWrap());
+            QVERIFY(banner->fontMetrics().horizontalAdvance(banner->text()) > banner->width());
+            QVERIFY2(banner->height() >= banner->heightForWidth(banner->width()),
+                qPrintable(QStringLiteral("banner %1 px tall, its text needs %2")
+                               .arg(banner->height())
+                               .arg(banner->heightForWidth(banner->width()))));
+            QVERIFY(banner->height() >= 3 * banner->fontMetrics().height());
             // The Diagnosis pane reflows to its width, down to its longest word; what is wider still is
             // reached by its scroll bars, never cut off.
             DiagnosisPane* pane = w.diagnosisPane();
