@@ -20,9 +20,11 @@
 #include <QCheckBox>
 #include <QClipboard>
 #include <QDialog>
+#include <QDirIterator>
 #include <QDockWidget>
 #include <QLabel>
 #include <QPlainTextEdit>
+#include <QProcess>
 #include <QPushButton>
 #include <QScreen>
 #include <QScrollArea>
@@ -351,6 +353,43 @@ private Q_SLOTS:
         QVERIFY(system->isChecked());
         QCOMPARE(themeFromName(QStringLiteral("DARK")), std::optional<Theme>(Theme::Dark));
         QCOMPARE(themeFromName(QStringLiteral("sepia")), std::nullopt);
+    }
+
+    // --theme on the command line, honoured by --screenshot, not persisted; an unknown name is refused.
+    void themeOnTheCommandLine()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const QString shot = dir.filePath(QStringLiteral("dark.png"));
+        QProcess gui;
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
+        env.insert(QStringLiteral("XDG_CONFIG_HOME"), dir.filePath(QStringLiteral("config")));
+        gui.setProcessEnvironment(env);
+        gui.start(QStringLiteral(RANKSCOPE_GUI_BINARY),
+            { QStringLiteral("--theme"), QStringLiteral("dark"), QStringLiteral("--screenshot"), shot,
+                kDemo });
+        QVERIFY(gui.waitForFinished(120000));
+        QCOMPARE(gui.exitCode(), 0);
+        const QImage img(shot);
+        QVERIFY(!img.isNull());
+        // The window's background (the most common colour of the whole picture) is dark.
+        QRgb bg = 0;
+        regionContrast(img, QRect(QPoint(0, 0), img.deviceIndependentSize().toSize()), &bg);
+        QVERIFY2(luminance(bg) < 0.1, qPrintable(QColor(bg).name()));
+        // For this run only: no settings file of the run holds the theme.
+        QDirIterator files(dir.filePath(QStringLiteral("config")), QDir::Files, QDirIterator::Subdirectories);
+        while (files.hasNext()) {
+            QFile f(files.next());
+            QVERIFY(f.open(QIODevice::ReadOnly));
+            QVERIFY2(!f.readAll().contains("theme"), qPrintable(f.fileName()));
+        }
+        gui.start(QStringLiteral(RANKSCOPE_GUI_BINARY),
+            { QStringLiteral("--theme"), QStringLiteral("sepia"), QStringLiteral("--screenshot"), shot });
+        QVERIFY(gui.waitForFinished(60000));
+        QVERIFY(gui.exitCode() != 0);
+        QVERIFY(QString::fromUtf8(gui.readAllStandardError())
+                    .contains(QLatin1String("--theme must be system, light or dark")));
     }
 
     void controlPanelsExplainAndStart()
