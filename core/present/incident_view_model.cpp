@@ -39,7 +39,7 @@ PreparedLog prepareLog(const Incident& incident, int file, qint64 line, int rank
     log.lines = opened.lines;
     log.error = opened.error;
     log.marks = marksForFile(incident, file, signatureTitles);
-    log.writers = fileWriters(incident, file);
+    log.authors = fileAuthors(incident, file);
     if (warnOnly && log.lines) {
         bool cancelled = false;
         log.warnLines = warnOrMarkedLines(*log.lines, log.marks, cancel, {}, &cancelled);

@@ -8,7 +8,7 @@
 #include "analysis.h"
 #include "cancel_token.h"
 #include "file_lines.h"
-#include "line_writer.h"
+#include "line_author.h"
 #include "log_marks.h"
 #include "rank_rows.h"
 #include "timeline_model.h"
@@ -28,7 +28,7 @@ struct PreparedLog
     std::shared_ptr<FileLines> lines; // null when unreadable
     QString error; // names the file
     std::vector<LogMark> marks; // sorted by line
-    FileWriters writers; // who wrote the file's lines, for the header
+    FileAuthors authors; // who wrote the file's lines, for the header
     bool warnFiltered = false; // warnLines holds the WARN+ filter's lines
     std::vector<qint64> warnLines;
 };

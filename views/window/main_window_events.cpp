@@ -64,7 +64,7 @@ void MainWindow::showLog(PreparedLog log)
     m_logFile = log.file;
     m_logRank = log.rank;
     m_logOpenedLine = log.line;
-    m_logWriters = std::move(log.writers);
+    m_logAuthors = std::move(log.authors);
     const qint64 line = log.line;
     logView()->showPrepared(std::move(log));
     setLogHeader(logView()->currentLine() > 0 ? logView()->currentLine() : line);
@@ -81,13 +81,13 @@ void MainWindow::setLogHeader(qint64 line)
     const FileInfo& f = a->incident.files[static_cast<size_t>(m_logFile)];
     // The writer of the line shown, as the incident knows it (rank, host, pid): a Ray "(pid=767)" line of
     // the process the incident maps to rank 0 names rank 0, not "unattributed".
-    LineWriter writer = m_logWriters.file == m_logFile
-        ? writerOfLine(a->incident, m_logWriters, line, logView()->lineText(line))
-        : LineWriter {};
+    LineAuthor writer = m_logAuthors.file == m_logFile
+        ? authorOfLine(a->incident, m_logAuthors, line, logView()->lineText(line))
+        : LineAuthor {};
     if (writer.rank < 0 && line == m_logOpenedLine)
         writer.rank = m_logRank; // the line was opened for that rank (a search hit's group)
     m_log->setFileLabel(
-        QStringLiteral("%1 · line %2 · %3").arg(f.displayPath).arg(line).arg(describeWriter(writer)));
+        QStringLiteral("%1 · line %2 · %3").arg(f.displayPath).arg(line).arg(describeAuthor(writer)));
 }
 
 QString MainWindow::logHeaderText() const
@@ -101,7 +101,7 @@ void MainWindow::clearLog()
     m_logFile = -1;
     m_logRank = -1;
     m_logOpenedLine = 0;
-    m_logWriters = {};
+    m_logAuthors = {};
     logView()->clear();
     m_log->setFileLabel(QString());
 }

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "line_writer.h"
+#include "line_author.h"
 
 #include "line_prefix.h"
 #include "text_util.h"
@@ -18,7 +18,7 @@ bool sameHost(const QString& a, const QString& b)
 
 // The one rank that a process (pid, and host when known) is; -1 when none or several (two hosts can reuse
 // a pid, so a pid alone names a rank only when no other rank has it).
-int rankOfProcess(const Incident& incident, const FileWriters& writers, qint64 pid, const QString& host)
+int rankOfProcess(const Incident& incident, const FileAuthors& writers, qint64 pid, const QString& host)
 {
     if (pid < 0)
         return -1;
@@ -32,19 +32,19 @@ int rankOfProcess(const Incident& incident, const FileWriters& writers, qint64 p
     for (const RankInfo& r : incident.ranks)
         if (r.pid == pid && (sameHost(host, r.host) || r.hostAliases.contains(host)) && !take(r.rank))
             return -1;
-    for (const FileWriters::ProcessRank& p : writers.processRanks)
+    for (const FileAuthors::ProcessRank& p : writers.processRanks)
         if (p.pid == pid && sameHost(host, p.host) && !take(p.rank))
             return -1;
     return found;
 }
 
 // What the line's own prefixes say about its writer.
-LineWriter writerFromPrefixes(const QString& text)
+LineAuthor authorFromPrefixes(const QString& text)
 {
     const QByteArray utf8 = text.toUtf8();
     const LinePrefix p =
         parseLinePrefix(std::string_view(utf8.constData(), static_cast<size_t>(utf8.size())));
-    LineWriter w;
+    LineAuthor w;
     w.rank = p.globalRank;
     w.pid = p.pid >= 0 ? p.pid : p.rayPid;
     const std::string_view host = !p.ncclHost.empty() ? p.ncclHost : p.pdshHost;
@@ -55,9 +55,9 @@ LineWriter writerFromPrefixes(const QString& text)
 
 } // namespace
 
-FileWriters fileWriters(const Incident& incident, int file)
+FileAuthors fileAuthors(const Incident& incident, int file)
 {
-    FileWriters w;
+    FileAuthors w;
     w.file = file;
     for (size_t i = 0; i < incident.events.size(); ++i)
         if (incident.events[i].file == file)
@@ -90,10 +90,10 @@ FileWriters fileWriters(const Incident& incident, int file)
     return w;
 }
 
-LineWriter writerOfLine(
-    const Incident& incident, const FileWriters& writers, qint64 line, const QString& text)
+LineAuthor authorOfLine(
+    const Incident& incident, const FileAuthors& writers, qint64 line, const QString& text)
 {
-    LineWriter w;
+    LineAuthor w;
     // An event whose record covers the line (a traceback's later lines are its event's too).
     auto it = std::upper_bound(writers.eventLines.begin(), writers.eventLines.end(), line,
         [](qint64 l, const std::pair<qint64, int>& e) { return l < e.first; });
@@ -109,7 +109,7 @@ LineWriter writerOfLine(
         }
     }
     if (!w.known())
-        w = writerFromPrefixes(text);
+        w = authorFromPrefixes(text);
     if (w.rank < 0)
         w.rank = rankOfProcess(incident, writers, w.pid, w.host);
     if (w.rank < 0 && w.pid < 0) // no process named: the line is the file's, and so its one rank's
@@ -120,7 +120,7 @@ LineWriter writerOfLine(
     return w;
 }
 
-QString describeWriter(const LineWriter& writer)
+QString describeAuthor(const LineAuthor& writer)
 {
     QStringList parts;
     if (writer.rank >= 0)

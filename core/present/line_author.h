@@ -16,7 +16,7 @@
 namespace rankscope {
 
 // What the incident knows about the writers of one file's lines.
-struct FileWriters
+struct FileAuthors
 {
     int file = -1;
     std::vector<std::pair<qint64, int>> eventLines; // (1-based first line, event index), sorted by line
@@ -32,7 +32,7 @@ struct FileWriters
     std::vector<ProcessRank> processRanks;
 };
 
-struct LineWriter
+struct LineAuthor
 {
     int rank = -1;
     QString host; // short host name
@@ -41,13 +41,13 @@ struct LineWriter
     bool known() const { return rank >= 0 || !host.isEmpty() || pid >= 0 || !source.isEmpty(); }
 };
 
-FileWriters fileWriters(const Incident& incident, int file);
+FileAuthors fileAuthors(const Incident& incident, int file);
 
 // The writer of 1-based `line` of `writers.file`, whose text is `text` (used when the line is no event).
-LineWriter writerOfLine(
-    const Incident& incident, const FileWriters& writers, qint64 line, const QString& text);
+LineAuthor authorOfLine(
+    const Incident& incident, const FileAuthors& writers, qint64 line, const QString& text);
 
 // "rank 0 · worker-0 · pid 767", "worker-0 · pid 767", "kernel"; "unattributed" when nothing is known.
-QString describeWriter(const LineWriter& writer);
+QString describeAuthor(const LineAuthor& writer);
 
 } // namespace rankscope
