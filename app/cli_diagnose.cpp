@@ -8,6 +8,7 @@
 #include "launch_info.h"
 #include "report.h"
 #include "report_input.h"
+#include "timeline_svg.h"
 
 #include <QJsonDocument>
 #include <cstdio>
@@ -35,12 +36,12 @@ template <std::size_t N> QString joinIds(const std::array<std::string_view, N>& 
     return out.join(QStringLiteral(", "));
 }
 
-QByteArray render(const ReportInput& report, const QString& format)
+QByteArray render(const ReportInput& report, const QString& format, const QByteArray& timeline)
 {
     if (format == QLatin1String("json"))
         return QJsonDocument(reportJson(report)).toJson(QJsonDocument::Indented);
-    if (format == QLatin1String("html")) // the window's export adds the drawings; here the text is all
-        return reportHtml(report, {}, {}).toUtf8();
+    if (format == QLatin1String("html")) // the timeline drawn as the window's export draws it
+        return reportHtml(report, {}, timeline).toUtf8();
     return (format == QLatin1String("markdown") ? reportMarkdown(report) : reportText(report)).toUtf8();
 }
 
@@ -149,7 +150,10 @@ int runDiagnoseCommand(const QStringList& args)
         if (!error.isEmpty())
             cli.printError(QStringLiteral("--control %1: %2").arg(p.value(control), error));
     }
-    const QByteArray out = render(buildReportInput(analysis, *shown, divergence.get()), fmt);
+    const QByteArray timeline = fmt == QLatin1String("html")
+        ? timelineSvg(analysis, static_cast<int>(shown - analysis.attempts.data()))
+        : QByteArray();
+    const QByteArray out = render(buildReportInput(analysis, *shown, divergence.get()), fmt, timeline);
     std::fwrite(out.constData(), 1, static_cast<size_t>(out.size()), stdout);
     keepUntilExit(std::move(owned));
     return exitStatus(ExitCode::Analysed);

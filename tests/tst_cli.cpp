@@ -234,6 +234,9 @@ private Q_SLOTS:
         QVERIFY(html.out.contains("white-space:pre-wrap"));
         QVERIFY(html.out.contains("@media print"));
         QVERIFY(html.out.contains("launched by torchrun"));
+        // The timeline, drawn for the page as the window's export draws it.
+        QVERIFY(html.out.contains("<h2>Timeline</h2><img alt=\"timeline\""));
+        QVERIFY(html.out.contains("data:image/svg+xml;base64,"));
         QVERIFY(!html.out.contains("<script"));
     }
 

@@ -11,6 +11,7 @@
 #include "rank_table_model.h"
 #include "timeline_view.h"
 
+#include <QAction>
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDir>
@@ -349,6 +350,29 @@ void TestEventLoopLatency::bigIncidentStaysResponsive()
     QVERIFY(waitUntil([&] { return w.currentAttempt() == latest && showsEvent(w, init); }));
     probe.stop();
     report("switching back", probe);
+
+    // 7. Zoom the timeline with the keys, in and out, as a user does (W/S, each a key press of its own).
+    w.timeline()->setFocus();
+    const qint64 spanBefore = w.timeline()->visibleEnd() - w.timeline()->visibleStart();
+    probe.start();
+    for (Qt::Key key : { Qt::Key_W, Qt::Key_W, Qt::Key_W, Qt::Key_W, Qt::Key_S, Qt::Key_S, Qt::Key_S }) {
+        QTest::keyClick(w.timeline(), key);
+        QTest::qWait(30);
+    }
+    probe.stop();
+    QVERIFY(w.timeline()->visibleEnd() - w.timeline()->visibleStart() < spanBefore); // 4 in, 3 out
+    report("zooming the timeline", probe);
+
+    // 8. Switch the theme: Dark, Light, and back to the system's, from View > Theme.
+    probe.start();
+    for (const char* name : { "theme-dark", "theme-light", "theme-system" }) {
+        QAction* act = w.findChild<QAction*>(QLatin1String(name));
+        QVERIFY(act);
+        act->trigger();
+        QTest::qWait(60); // its repaint
+    }
+    probe.stop();
+    report("switching the theme", probe);
 
     qInfo("worst event-loop gap: UI-thread work %lld ms, wall %lld ms (limit %lld ms)",
         static_cast<long long>(m_worstBusy), static_cast<long long>(m_worstWall),

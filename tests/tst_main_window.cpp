@@ -92,6 +92,65 @@ private Q_SLOTS:
                 : QStringLiteral("%1 warnings").arg(a->incident.warnings.size()));
     }
 
+    // Real case 115: every line carries Ray's "(pid=N)" and each worker says its rank ("[rank=N]"). The Log
+    // view opens on the hang's evidence (line 9, an INFO line of pid 767, no event): its header names
+    // rank 0, the host and the pid (it said "unattributed"), and follows Go to line.
+    void logHeaderNamesTheLinesWriter()
+    {
+        MainWindow w;
+        w.resize(1600, 1000);
+        w.show();
+        w.openPaths({ QStringLiteral(
+            RANKSCOPE_TEST_DATA "/real/115-ray-sgd-hang-p2p-broken-in-vm-libibverbs-distractor/log.txt") });
+        QVERIFY(waitForAnalysis(w));
+        const AttemptAnalysis* a = w.currentAttempt();
+        QVERIFY(a);
+        QCOMPARE(a->diagnosis.initiatingEvent, -1); // a hang: the log opens at the evidence
+        // Its fix and verify commands show although no line initiated it (the pane showed neither).
+        QVERIFY(!a->diagnosis.fix.isEmpty());
+        QTRY_VERIFY(w.diagnosisPane()->fixText().contains(QLatin1String("NCCL_P2P_DISABLE=1")));
+        QCOMPARE(w.diagnosisPane()->verifyCommands(), a->diagnosis.verify);
+        QVERIFY(w.diagnosisPane()->checklistCount() > 0);
+        // And so does the exported report.
+        QTemporaryDir out;
+        QString error;
+        QVERIFY2(w.exportReport(out.filePath(QStringLiteral("r")), &error), qPrintable(error));
+        QFile html(out.filePath(QStringLiteral("r.html")));
+        QVERIFY(html.open(QIODevice::ReadOnly));
+        const QByteArray page = html.readAll();
+        QVERIFY(page.contains("<h2>Fix</h2>") && page.contains("NCCL_P2P_DISABLE=1"));
+        QVERIFY(page.contains("Signature <b>nccl-init-hang</b>"));
+        QTRY_COMPARE(w.logView()->currentLine(), qint64(9));
+        const QString host = QStringLiteral("ray-608788daf515e90a03e090eb-ray-worker-0");
+        QVERIFY2(w.logHeaderText().endsWith(QStringLiteral("line 9 · rank 0 · %1 · pid 767").arg(host)),
+            qPrintable(w.logHeaderText()));
+        auto* go = [&]() -> QLineEdit* {
+            for (QLineEdit* e : w.findChildren<QLineEdit*>())
+                if (e->placeholderText() == QLatin1String("line"))
+                    return e;
+            return nullptr;
+        }();
+        QVERIFY(go);
+        const auto goTo = [&](int line) {
+            go->clear();
+            QTest::keyClicks(go, QString::number(line));
+            QTest::keyClick(go, Qt::Key_Return);
+        };
+        goTo(11); // a bare "(pid=767)": the rank-0 worker, by its pid alone
+        QCOMPARE(w.logView()->currentLine(), qint64(11));
+        QVERIFY2(w.logHeaderText().endsWith(QStringLiteral("line 11 · rank 0 · %1 · pid 767").arg(host)),
+            qPrintable(w.logHeaderText()));
+        goTo(12); // the benign WARN, an event of rank 0
+        QVERIFY2(w.logHeaderText().endsWith(QStringLiteral("line 12 · rank 0 · %1 · pid 767").arg(host)),
+            qPrintable(w.logHeaderText()));
+        goTo(5); // "(pid=764) NCCL DEBUG SET": a process the incident gives no event and no rank's pid
+        QVERIFY2(
+            w.logHeaderText().endsWith(QStringLiteral("line 5 · pid 764")), qPrintable(w.logHeaderText()));
+        goTo(1); // the shell prompt: nobody the incident knows
+        QVERIFY2(w.logHeaderText().endsWith(QStringLiteral("line 1 · unattributed")),
+            qPrintable(w.logHeaderText()));
+    }
+
     void diagnosisLabelsKeepQLabelHeights()
     {
         // The pane's labels answer size questions from their own layout: each height for a width must be
@@ -361,8 +420,30 @@ private Q_SLOTS:
         QVERIFY(md.open(QIODevice::ReadOnly) && html.open(QIODevice::ReadOnly));
         QVERIFY(md.readAll().contains("Rank 7"));
         const QByteArray page = html.readAll();
-        QVERIFY(page.contains("data:image/png;base64,")); // the timeline image
-        QVERIFY(page.contains("data:image/svg+xml;base64,")); // the topology SVG
+        // Two SVG drawings: the timeline, drawn for the page from the model (no screen capture), and the
+        // topology. The timeline has every lane's whole label, the initiating marker and a legend.
+        QVERIFY(!page.contains("data:image/png"));
+        const QRegularExpression img(QStringLiteral("<h2>Timeline</h2><img alt=\"timeline\"[^>]*"
+                                                    "src=\"data:image/svg\\+xml;base64,([A-Za-z0-9+/=]+)\""));
+        const QRegularExpressionMatch m = img.match(QString::fromUtf8(page));
+        QVERIFY(m.hasMatch());
+        const QByteArray svg = QByteArray::fromBase64(m.captured(1).toLatin1());
+        QVERIFY(svg.startsWith("<svg "));
+        const LogEvent& init =
+            w.currentAttempt()
+                ->incident.events[static_cast<size_t>(w.currentAttempt()->diagnosis.initiatingEvent)];
+        const TimelineModel& model = w.timeline()->model();
+        const QString label =
+            model.lane(model.laneOfEvent(w.currentAttempt()->diagnosis.initiatingEvent)).label;
+        QCOMPARE(init.rank, 7);
+        QVERIFY2(svg.contains(label.toHtmlEscaped().toUtf8()), qPrintable(label)); // whole, in its tooltip
+        QVERIFY(svg.contains("fill='#e01e5a'")); // the initiating diamond
+        QVERIFY(svg.contains(">initiating</text>") && svg.contains(">collateral</text>"));
+        QCOMPARE(svg.count("<svg"), 1);
+        QVERIFY(page.count("data:image/svg+xml;base64,") == 2); // and the topology
+        // torchrun's summary is collateral without a rank: a launcher line, named as such.
+        QVERIFY(page.contains("launcher (no rank): torchrun: ChildFailedError summary"));
+        QVERIFY(!page.contains("0 rank(s)"));
     }
 
     // A capture added to an open incident, and taken away again, re-runs the diagnosis only: the logs are

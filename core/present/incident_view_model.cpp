@@ -7,9 +7,7 @@
 
 namespace rankscope {
 
-namespace {
-
-TimelineRoles rolesOf(const Diagnosis& d, const Incident& incident, const Catalog& catalog)
+TimelineRoles timelineRoles(const Diagnosis& d, const Incident& incident, const Catalog& catalog)
 {
     TimelineRoles roles;
     roles.initiatingEvent = d.initiatingEvent;
@@ -26,8 +24,6 @@ TimelineRoles rolesOf(const Diagnosis& d, const Incident& incident, const Catalo
     return roles;
 }
 
-} // namespace
-
 PreparedLog prepareLog(const Incident& incident, int file, qint64 line, int rank,
     const QStringList& signatureTitles, bool warnOnly, const CancelToken* cancel)
 {
@@ -43,6 +39,7 @@ PreparedLog prepareLog(const Incident& incident, int file, qint64 line, int rank
     log.lines = opened.lines;
     log.error = opened.error;
     log.marks = marksForFile(incident, file, signatureTitles);
+    log.authors = fileAuthors(incident, file);
     if (warnOnly && log.lines) {
         bool cancelled = false;
         log.warnLines = warnOrMarkedLines(*log.lines, log.marks, cancel, {}, &cancelled);
@@ -64,7 +61,7 @@ IncidentViewModel buildIncidentViewModel(
     for (const Signature& sig : analysis.catalog.catalog.signatures)
         vm.signatureTitles << sig.title;
 
-    vm.timeline.setIncident(&inc, rolesOf(d, inc, analysis.catalog.catalog));
+    vm.timeline.setIncident(&inc, timelineRoles(d, inc, analysis.catalog.catalog));
     if (cancel && cancel->isCancelled()) {
         vm.cancelled = true;
         return vm;

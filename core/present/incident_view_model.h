@@ -8,6 +8,7 @@
 #include "analysis.h"
 #include "cancel_token.h"
 #include "file_lines.h"
+#include "line_author.h"
 #include "log_marks.h"
 #include "rank_rows.h"
 #include "timeline_model.h"
@@ -27,6 +28,7 @@ struct PreparedLog
     std::shared_ptr<FileLines> lines; // null when unreadable
     QString error; // names the file
     std::vector<LogMark> marks; // sorted by line
+    FileAuthors authors; // who wrote the file's lines, for the header
     bool warnFiltered = false; // warnLines holds the WARN+ filter's lines
     std::vector<qint64> warnLines;
 };
@@ -55,6 +57,9 @@ struct IncidentViewModel
     qint64 topologyHosts = 0;
     bool cancelled = false;
 };
+
+// What the diagnosis says about each event and rank, for the timeline (and the report's timeline).
+TimelineRoles timelineRoles(const Diagnosis& diagnosis, const Incident& incident, const Catalog& catalog);
 
 // Builds the view of `analysis.attempts[attempt]`. The analysis must outlive the result (the timeline
 // points into its incident).

@@ -33,8 +33,8 @@ std::vector<RenderedFixAction> reportFixActions(const ReportInput& in);
 QJsonObject reportJson(const ReportInput& in);
 QString reportText(const ReportInput& in);
 QString reportMarkdown(const ReportInput& in);
-// Self-contained HTML: every log text is escaped; the images are embedded as data: URIs (an SVG shown
-// through <img> cannot run scripts).
-QString reportHtml(const ReportInput& in, const QByteArray& topologySvg, const QByteArray& timelinePng);
+// Self-contained HTML: every log text is escaped; the drawings are embedded as data: URIs (an SVG shown
+// through <img> cannot run scripts). The timeline is an SVG drawn from the model (present/timeline_svg).
+QString reportHtml(const ReportInput& in, const QByteArray& topologySvg, const QByteArray& timelineSvg);
 
 } // namespace rankscope

@@ -23,7 +23,7 @@ QString list(const QStringList& items, bool code = false)
 
 } // namespace
 
-QString reportHtml(const ReportInput& in, const QByteArray& topologySvg, const QByteArray& timelinePng)
+QString reportHtml(const ReportInput& in, const QByteArray& topologySvg, const QByteArray& timelineSvg)
 {
     const Incident& inc = *in.incident;
     const Diagnosis& d = *in.diagnosis;
@@ -54,6 +54,9 @@ QString reportHtml(const ReportInput& in, const QByteArray& topologySvg, const Q
                  .arg(esc(inc.files[static_cast<size_t>(e.file)].displayPath))
                  .arg(e.line)
                  .arg(esc((QStringList { e.text } + e.continuation.mid(0, 12)).join(QLatin1Char('\n'))));
+    }
+    // A hang has no initiating line, but its signature and fix: they never depend on a line.
+    if (d.initiatingEvent >= 0 || !d.fix.isEmpty() || !d.verify.isEmpty()) {
         if (d.signature >= 0)
             h += QStringLiteral("<p>Signature <b>%1</b>: %2</p>")
                      .arg(esc(cat.signatures[static_cast<size_t>(d.signature)].id),
@@ -76,16 +79,21 @@ QString reportHtml(const ReportInput& in, const QByteArray& topologySvg, const Q
         if (!d.evidenceCommands.isEmpty())
             h += QStringLiteral("<h2>Evidence commands</h2>") + list(d.evidenceCommands, true);
     }
-    if (!timelinePng.isEmpty())
+    if (!timelineSvg.isEmpty())
         h += QStringLiteral("<h2>Timeline</h2><img alt=\"timeline\" style=\"max-width:100%\" "
-                            "src=\"data:image/png;base64,%1\">")
-                 .arg(QString::fromLatin1(timelinePng.toBase64()));
+                            "src=\"data:image/svg+xml;base64,%1\">")
+                 .arg(QString::fromLatin1(timelineSvg.toBase64()));
     QStringList collateral, suspects, torchrun, hyp;
-    for (const CollateralGroup& g : d.collateral)
-        collateral << QStringLiteral("%1 rank(s) [%2]: %3%4")
-                          .arg(g.rankCount)
-                          .arg(g.ranks, g.label,
-                              g.pointsTo.isEmpty() ? QString() : QStringLiteral(" → ") + g.pointsTo);
+    for (const CollateralGroup& g : d.collateral) {
+        // A launcher's lines have no rank: named as such, as in the text report and the window ("0 rank(s)
+        // []" said nothing).
+        QString line = g.rankCount > 0
+            ? QStringLiteral("%1 rank(s) [%2]: %3").arg(g.rankCount).arg(g.ranks, g.label)
+            : QStringLiteral("launcher (no rank): %1").arg(g.label);
+        if (!g.pointsTo.isEmpty())
+            line += QStringLiteral(" → points to %1").arg(g.pointsTo);
+        collateral << line;
+    }
     suspects = suspectLines(d.suspects);
     torchrun = d.torchrunSummary;
     for (const Hypothesis& x : d.hypotheses)

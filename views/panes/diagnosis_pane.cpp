@@ -62,13 +62,17 @@ QFont mono()
     return QFontDatabase::systemFont(QFontDatabase::FixedFont);
 }
 
-QString confidenceColor(const QString& c)
+// The confidence badge's colours come from the window's one colour table, in the palette's variant.
+QString confidenceHtml(const QString& level, const QString& reasons, const QPalette& palette)
 {
-    if (c == QLatin1String("high"))
-        return QStringLiteral("#2e7d32");
-    if (c == QLatin1String("medium"))
-        return QStringLiteral("#b26a00");
-    return QStringLiteral("#9e2a2b");
+    const Tone tone = level == QLatin1String("high") ? Tone::Healthy
+        : level == QLatin1String("medium")           ? Tone::Unsure
+                                                     : Tone::Failure;
+    const ColorPair c = toneColors(tone, palette);
+    return QStringLiteral(
+        "<span style='color:%1;background:%2;padding:2px 6px'>&nbsp;confidence: %3&nbsp;</span>"
+        "&nbsp; <span>%4</span>")
+        .arg(c.text.name(), c.background.name(), level.toHtmlEscaped(), reasons.toHtmlEscaped());
 }
 
 } // namespace
@@ -88,7 +92,10 @@ DiagnosisPane::DiagnosisPane(QWidget* parent)
 {
     setWidgetResizable(true);
     setFrameShape(QFrame::NoFrame);
-    setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff); // the content reflows to the width instead
+    // The content reflows to the width, down to its longest unbreakable word (a command's
+    // "--export=ALL,NCCL_NET_GDR_LEVEL=PXB" is 280 px): narrower than that (a 800-pixel screen, or 1600
+    // at a scale factor of 2), it scrolls sideways instead of cutting the text off with no way to it.
+    setHorizontalScrollBarPolicy(Qt::ScrollBarAsNeeded);
     clear();
     showPending(); // nothing is on screen yet: no need to wait
 }
@@ -112,6 +119,7 @@ void DiagnosisPane::beginContent()
     m_layout->setSpacing(10);
     m_headline = new WrappedLabel;
     m_evidence = nullptr;
+    m_confidence = nullptr;
     m_headline->setWordWrap(true);
     m_layout->addWidget(m_headline);
     m_fix.clear();
@@ -200,6 +208,14 @@ void DiagnosisPane::placePending()
     setVerticalScrollBarPolicy(Qt::ScrollBarAsNeeded);
 }
 
+void DiagnosisPane::changeEvent(QEvent* event)
+{
+    // A theme switch: the badge takes the new variant of its colours (the rest is the palette's).
+    if (event->type() == QEvent::PaletteChange && m_confidence)
+        m_confidence->setText(confidenceHtml(m_confidenceLevel, m_confidenceReasons, palette()));
+    QScrollArea::changeEvent(event);
+}
+
 DiagnosisPane::~DiagnosisPane()
 {
     delete m_pending; // never parented
@@ -212,6 +228,11 @@ QString DiagnosisPane::headlineText() const
 void DiagnosisPane::setFixIdiom(const FixIdiom& idiom)
 {
     m_idiom = idiom;
+}
+
+QPlainTextEdit* DiagnosisPane::evidenceView() const
+{
+    return m_evidence;
 }
 
 QStringList DiagnosisPane::actionTexts() const
@@ -375,12 +396,11 @@ void DiagnosisPane::setDiagnosis(const Incident* inc, const Diagnosis* d, const 
     m_headline->setTextInteractionFlags(Qt::TextSelectableByMouse);
 
     if (!d->confidence.isEmpty()) {
-        m_layout->addWidget(
-            richLabel(QStringLiteral(
-                "<span style='color:white;background:%1;padding:2px 6px'>&nbsp;confidence: %2&nbsp;</span>"
-                "&nbsp; <span>%3</span>")
-                          .arg(confidenceColor(d->confidence), d->confidence.toHtmlEscaped(),
-                              d->confidenceReasons.join(QStringLiteral("; ")).toHtmlEscaped())));
+        m_confidenceLevel = d->confidence;
+        m_confidenceReasons = d->confidenceReasons.join(QStringLiteral("; "));
+        m_confidence = richLabel(confidenceHtml(m_confidenceLevel, m_confidenceReasons, palette()));
+        m_confidence->setObjectName(QStringLiteral("confidence"));
+        m_layout->addWidget(m_confidence);
     }
     if (const QString launch = inc->launchSentence(); !launch.isEmpty())
         m_layout->addWidget(richLabel(launch.toHtmlEscaped()));
@@ -399,7 +419,9 @@ void DiagnosisPane::setDiagnosis(const Incident* inc, const Diagnosis* d, const 
                                           .arg(f.displayPath.toHtmlEscaped())
                                           .arg(e.line)));
         m_layout->addWidget(line);
-
+    }
+    // A hang has no initiating line but has its fix: the fix never depends on a line to link to.
+    if (d->initiatingEvent >= 0 || !d->fix.isEmpty() || !d->verify.isEmpty()) {
         // Fix and verification side by side.
         auto* columns = new ReflowColumns;
         auto* h = columns->box();
@@ -483,6 +505,7 @@ void DiagnosisPane::setDiagnosis(const Incident* inc, const Diagnosis* d, const 
 
     if (!d->evidence.lines.isEmpty()) {
         auto* ev = new QPlainTextEdit;
+        ev->setObjectName(QStringLiteral("evidence"));
         ev->setReadOnly(true);
         ev->setFont(mono());
         ev->setLineWrapMode(QPlainTextEdit::NoWrap);

@@ -37,6 +37,12 @@ public:
     int checklistCount() const;
     // Each shown action as "kind (idiom): reason" followed by its text.
     QStringList actionTexts() const;
+    // The Evidence box (objectName "evidence") of the newest diagnosis, null when it has none. It is built
+    // off screen and shown two frames after setDiagnosis(); only then is it a child of the pane.
+    QPlainTextEdit* evidenceView() const;
+
+protected:
+    void changeEvent(QEvent* event) override;
 
 Q_SIGNALS:
     void eventActivated(int eventIndex); // a link to an event (initiating, first collateral) was clicked
@@ -65,6 +71,8 @@ private:
     QVBoxLayout* m_layout = nullptr;
     QLabel* m_headline = nullptr;
     QPointer<QPlainTextEdit> m_evidence;
+    QPointer<QLabel> m_confidence; // the badge, recoloured when the theme changes
+    QString m_confidenceLevel, m_confidenceReasons;
     QString m_fix;
     QStringList m_verify;
     int m_checklist = 0;

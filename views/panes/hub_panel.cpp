@@ -19,6 +19,7 @@
 #include <QLineEdit>
 #include <QPlainTextEdit>
 #include <QScrollArea>
+#include <QSettings>
 #include <QSplitter>
 #include <QTextDocument>
 #include <QTimer>
@@ -126,6 +127,14 @@ HubPanel::HubPanel(QWidget* parent)
     split->setStretchFactor(0, 1);
     split->setStretchFactor(1, 3);
     split->setSizes({ 340, 1020 }); // the list wide enough for most titles
+    // Where the user put the dividers is kept for the next start, like the docks (MainWindow::closeEvent).
+    QSettings settings;
+    for (QSplitter* s : { split, right }) {
+        s->setObjectName(s == split ? QStringLiteral("hubSplit") : QStringLiteral("hubEntrySplit"));
+        const QString key = QStringLiteral("hub/") + s->objectName();
+        s->restoreState(settings.value(key).toByteArray());
+        connect(s, &QSplitter::splitterMoved, s, [s, key] { QSettings().setValue(key, s->saveState()); });
+    }
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(2, 2, 2, 2);
     layout->addWidget(split);

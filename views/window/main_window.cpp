@@ -27,6 +27,7 @@
 #include <QLineEdit>
 #include <QProgressBar>
 #include <QScreen>
+#include <QScrollArea>
 #include <QSettings>
 #include <QStatusBar>
 #include <QTableView>
@@ -37,6 +38,26 @@
 #include <algorithm>
 
 namespace rankscope {
+
+namespace {
+
+// A pane whose own minimum is more than a small screen can give it scrolls inside its dock, instead of
+// forcing the whole window past the screen: at a scale factor of 2 a 1600x1000 screen is 800x500 logical
+// pixels, and the Hub, Topology and Verify panes alone wanted 457, 279 and 247 of them. A pane that is a
+// scroll area already (the diagnosis, the rank table) shrinks as it is.
+QWidget* scrollsWhenSmall(QWidget* pane)
+{
+    if (qobject_cast<QAbstractScrollArea*>(pane))
+        return pane;
+    auto* area = new QScrollArea;
+    area->setObjectName(pane->objectName() + QStringLiteral("Scroll"));
+    area->setFrameShape(QFrame::NoFrame);
+    area->setWidgetResizable(true); // the pane gets the whole dock when the dock is larger than its minimum
+    area->setWidget(pane);
+    return area;
+}
+
+} // namespace
 
 MainWindow::MainWindow(QWidget* parent)
     : QMainWindow(parent)
@@ -68,14 +89,17 @@ MainWindow::MainWindow(QWidget* parent)
     m_hostFilter->setToolTip(tr("Show the ranks of one host"));
     // A long host name must not widen the window's minimum: the list pops up as wide as it needs.
     m_hostFilter->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
-    m_hostFilter->setMinimumContentsLength(12);
-    auto* withEvents = new QCheckBox(tr("Only ranks with WARN+"));
+    m_hostFilter->setMinimumContentsLength(8);
+    // Short labels: the row's minimum is the central widget's, and with the docks beside it that must fit
+    // in 800 logical pixels (1600 at a scale factor of 2).
+    auto* withEvents = new QCheckBox(tr("WARN+ ranks"));
+    withEvents->setToolTip(tr("Show only the ranks with WARN-or-worse events"));
     auto* text = new QLineEdit;
     m_rankWarnOnly = withEvents;
     m_rankText = text;
     text->setPlaceholderText(tr("Filter ranks (host, rank, text)…"));
     text->setClearButtonEnabled(true);
-    text->setMinimumWidth(120);
+    text->setMinimumWidth(80);
     text->setToolTip(
         tr("Timeline keys: W/S zoom, A/D pan, F fit, Home initiating event, N/P next/previous WARN"));
     filters->addWidget(new QLabel(tr("Host:")));
@@ -215,7 +239,7 @@ void MainWindow::buildDocks()
     auto dock = [this](const QString& title, const QString& name, QWidget* w, Qt::DockWidgetArea area) {
         auto* d = new QDockWidget(title, this);
         d->setObjectName(name);
-        d->setWidget(w);
+        d->setWidget(scrollsWhenSmall(w));
         addDockWidget(area, d);
         return d;
     };

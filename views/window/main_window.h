@@ -199,7 +199,9 @@ private:
     QStringList m_signatureTitles;
     int m_logFile = -1; // the file the log view shows or is opening
     int m_searchAttempt = -1; // the attempt the search results are of
-    int m_logRank = -1; // the rank of the line the log view was opened for
+    int m_logRank = -1; // the rank of the line the log view was opened for (a search hit's group)
+    qint64 m_logOpenedLine = 0; // that line
+    FileAuthors m_logAuthors; // who wrote the shown file's lines: the header names the current line's
     JobTracker m_loadJobs; // analyses
     JobTracker m_viewJobs; // the view of another attempt
     JobTracker m_logJobs; // another log file opened

@@ -35,6 +35,7 @@ void MainWindow::openLogAt(int file, qint64 line, int rank)
     m_logJobs.drop();
     if (file == m_logFile) { // the file shown: only move (a pending switch to another file is dropped)
         m_logRank = rank;
+        m_logOpenedLine = line;
         logView()->goToLine(line);
         setLogHeader(logView()->currentLine());
         return;
@@ -62,6 +63,8 @@ void MainWindow::showLog(PreparedLog log)
         return;
     m_logFile = log.file;
     m_logRank = log.rank;
+    m_logOpenedLine = log.line;
+    m_logAuthors = std::move(log.authors);
     const qint64 line = log.line;
     logView()->showPrepared(std::move(log));
     setLogHeader(logView()->currentLine() > 0 ? logView()->currentLine() : line);
@@ -76,10 +79,15 @@ void MainWindow::setLogHeader(qint64 line)
         return;
     }
     const FileInfo& f = a->incident.files[static_cast<size_t>(m_logFile)];
-    m_log->setFileLabel(QStringLiteral("%1 · line %2 · %3")
-                            .arg(f.displayPath)
-                            .arg(line)
-                            .arg(m_logRank >= 0 ? tr("rank %1").arg(m_logRank) : tr("unattributed")));
+    // The writer of the line shown, as the incident knows it (rank, host, pid): a Ray "(pid=767)" line of
+    // the process the incident maps to rank 0 names rank 0, not "unattributed".
+    LineAuthor writer = m_logAuthors.file == m_logFile
+        ? authorOfLine(a->incident, m_logAuthors, line, logView()->lineText(line))
+        : LineAuthor {};
+    if (writer.rank < 0 && line == m_logOpenedLine)
+        writer.rank = m_logRank; // the line was opened for that rank (a search hit's group)
+    m_log->setFileLabel(
+        QStringLiteral("%1 · line %2 · %3").arg(f.displayPath).arg(line).arg(describeAuthor(writer)));
 }
 
 QString MainWindow::logHeaderText() const
@@ -92,6 +100,8 @@ void MainWindow::clearLog()
     m_logJobs.drop();
     m_logFile = -1;
     m_logRank = -1;
+    m_logOpenedLine = 0;
+    m_logAuthors = {};
     logView()->clear();
     m_log->setFileLabel(QString());
 }

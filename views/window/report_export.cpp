@@ -3,12 +3,11 @@
 
 #include "report.h"
 #include "report_input.h"
+#include "timeline_svg.h"
 #include "timeline_view.h"
 #include "topology_view.h"
 
-#include <QBuffer>
 #include <QFile>
-#include <QImage>
 
 namespace rankscope {
 
@@ -33,16 +32,13 @@ bool writeReportFiles(const QString& basePath, const Analysis& analysis, const A
     if (base.endsWith(QLatin1String(".md")) || base.endsWith(QLatin1String(".html")))
         base = base.left(base.lastIndexOf(QLatin1Char('.')));
     const ReportInput in = buildReportInput(analysis, a, divergence);
-    QByteArray png;
-    if (timeline) {
-        QBuffer buffer(&png);
-        buffer.open(QIODevice::WriteOnly);
-        timeline->grab().toImage().save(&buffer, "PNG");
-    }
+    // The timeline drawn for the page from the model the window shows (a screen capture was as small as
+    // the widget, with its labels cut).
+    const QByteArray lanes = timeline ? timelineSvg(timeline->model()) : QByteArray();
     const QByteArray svg =
         topology && !analysis.topology.hosts.empty() ? topology->renderSvg() : QByteArray();
     return writeFile(base + QStringLiteral(".md"), reportMarkdown(in).toUtf8(), error)
-        && writeFile(base + QStringLiteral(".html"), reportHtml(in, svg, png).toUtf8(), error);
+        && writeFile(base + QStringLiteral(".html"), reportHtml(in, svg, lanes).toUtf8(), error);
 }
 
 } // namespace rankscope
