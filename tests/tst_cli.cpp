@@ -209,6 +209,18 @@ private Q_SLOTS:
         QCOMPARE(r.exitCode, kAnalysed);
         const QJsonObject root = QJsonDocument::fromJson(r.out).object();
         QCOMPARE(root.value(QStringLiteral("inputs")).toObject().value(QStringLiteral("files")).toInt(), 1);
+        // The verification greps read the log piped in again ("-"), never "." (wherever the user is).
+        QVERIFY(log.seek(0));
+        const Run text = run({ QStringLiteral("diagnose"), QStringLiteral("-") }, log.readAll());
+        int greps = 0;
+        for (const QByteArray& line : text.out.split('\n')) {
+            const QByteArray command = line.trimmed();
+            if (!command.startsWith("rg "))
+                continue;
+            ++greps;
+            QVERIFY2(command.endsWith(" -") && !command.endsWith(" ."), command.constData());
+        }
+        QVERIFY(greps > 0);
     }
 
     void attemptChosen()

@@ -105,7 +105,7 @@ QString logFolderOf(const Incident& inc)
     }
     // Read from stdin only: rg reads the same log when it is piped in again. Never ".": that searches
     // wherever the user happens to be.
-    if (inc.inputs.contains(QStringLiteral("<stdin>")))
+    if (inc.inputs.contains(QStringLiteral("-")) || inc.inputs.contains(QStringLiteral("<stdin>")))
         return QStringLiteral("-");
     return QStringLiteral(".");
 }
