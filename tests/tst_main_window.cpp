@@ -143,9 +143,9 @@ private Q_SLOTS:
         goTo(12); // the benign WARN, an event of rank 0
         QVERIFY2(w.logHeaderText().endsWith(QStringLiteral("line 12 · rank 0 · %1 · pid 767").arg(host)),
             qPrintable(w.logHeaderText()));
-        goTo(5); // "(pid=764) NCCL DEBUG SET": a process the incident gives no event and no rank's pid
-        QVERIFY2(
-            w.logHeaderText().endsWith(QStringLiteral("line 5 · pid 764")), qPrintable(w.logHeaderText()));
+        goTo(5); // "(pid=764) NCCL DEBUG SET": the process that said "[rank=1]" on line 6 is rank 1's
+        QVERIFY2(w.logHeaderText().endsWith(QStringLiteral("line 5 · rank 1 · %1 · pid 764").arg(host)),
+            qPrintable(w.logHeaderText()));
         goTo(1); // the shell prompt: nobody the incident knows
         QVERIFY2(w.logHeaderText().endsWith(QStringLiteral("line 1 · unattributed")),
             qPrintable(w.logHeaderText()));

@@ -421,6 +421,14 @@ void Joiner::resolveFiles()
             RankInfo& info = rank(r);
             if (info.host.isEmpty())
                 setHost(info, st.key.host.isEmpty() ? fileHost : st.key.host, Where { s.info.displayPath });
+            // A process that stated its rank through its wrapper (Ray's "(pid=767)" with "[rank=0]") is that
+            // rank's process, when NCCL gave it none.
+            if (info.pid < 0 && st.key.pid >= 0) {
+                const auto wrapped = byWrapperPid.find(st.key.pid);
+                if (wrapped != byWrapperPid.end() && wrapped->second.size() == 1
+                    && *wrapped->second.begin() == r)
+                    info.pid = st.key.pid;
+            }
             if (info.localRank < 0 && st.key.teeLocalRank >= 0)
                 info.localRank = st.key.teeLocalRank;
             if (!st.lastStep.isEmpty())
