@@ -134,7 +134,7 @@ private Q_SLOTS:
                                       "============================================================\n") } }
             << 2 << "node7" << qint64(3100) << -2 << "gives pid 4444, NCCL gives pid 3100";
         // A Ray worker states its rank once ("[rank=N]", "[rankN]:"); its NCCL lines, under the same pid,
-        // are that rank's (real case 115 had an empty rank table without this).
+        // are that rank's (real case 115 had an empty rank table without this), and the pid is the rank's.
         QTest::newRow("Ray: a [rank=N] line names the pid's rank") << Files { { QStringLiteral("ray.log"),
             QStringLiteral(
                 "(pid=767) 2021-04-26 20:54:39,279\tINFO distributed_torch_runner.py:58 -- Setting up "
@@ -143,14 +143,14 @@ private Q_SLOTS:
                 "process group for: tcp://10.0.61.204:51091 [rank=1]\n"
                 "(pid=767) ray-worker-0:767:767 [0] NCCL INFO Bootstrap : Using [0]eth0:10.0.61.204<0>\n"
                 "(pid=764) ray-worker-0:764:764 [1] misc/socket.cc:50 NCCL WARN socket closed\n") } }
-                                                                   << 1 << "ray-worker-0" << qint64(-1) << 1
+                                                                   << 1 << "ray-worker-0" << qint64(764) << 1
                                                                    << "";
         QTest::newRow("Ray: a [rankN]: line names the pid's rank") << Files { { QStringLiteral("ray.log"),
             QStringLiteral(
                 "(RayWorkerWrapper pid=2376) [rank1]:[E ProcessGroupNCCL.cpp:577] [Rank 1] Some NCCL "
                 "operations have failed or timed out.\n"
                 "(RayWorkerWrapper pid=2376) gpu3:2376:2376 [1] misc/socket.cc:50 NCCL WARN socket "
-                "closed\n") } } << 1 << "gpu3" << qint64(-1) << 1 << "";
+                "closed\n") } } << 1 << "gpu3" << qint64(2376) << 1 << "";
     }
 
     void attribution()
