@@ -48,8 +48,10 @@ int runGui(int& argc, char** argv)
 
     // QApplication took its own options (-platform, -style, ...) out of the arguments already.
     CommandParser cli(QString(),
-        QStringLiteral("[--topology FILE]... [--theme system|light|dark] [--launcher ID] [--framework ID]\n"
-                       "                      [--screenshot FILE [--panel TITLE]] [PATH...]"),
+        QStringLiteral(
+            "[--topology FILE]... [--signatures DIR]... [--theme system|light|dark] [--launcher ID]\n"
+            "                      [--framework ID]\n"
+            "                      [--screenshot FILE [--panel TITLE]] [PATH...]"),
         QStringLiteral("The window: the timeline, the diagnosis, the logs and the topology of an incident."));
     QCommandLineParser& p = cli.parser();
     const QCommandLineOption topologyOption({ QStringLiteral("t"), QStringLiteral("topology") },
@@ -70,8 +72,12 @@ int runGui(int& argc, char** argv)
     const QCommandLineOption frameworkOption(QStringLiteral("framework"),
         QStringLiteral("The framework that ran the job, when the logs do not show it."),
         QStringLiteral("ID"));
-    p.addOptions(
-        { topologyOption, screenshotOption, panelOption, themeOption, launcherOption, frameworkOption });
+    const QCommandLineOption signaturesOption(QStringLiteral("signatures"),
+        QStringLiteral("A folder of catalog entries over the built-in catalog, as rankscope diagnose; "
+                       "repeatable. The Hub shows the catalog in use."),
+        QStringLiteral("DIR"));
+    p.addOptions({ topologyOption, screenshotOption, panelOption, themeOption, launcherOption,
+        frameworkOption, signaturesOption });
     p.addPositionalArgument(QStringLiteral("PATH"),
         QStringLiteral("Log folders, log files or topology captures."), QStringLiteral("[PATH...]"));
     if (const std::optional<int> done = cli.parse(QApplication::arguments().mid(1)))
@@ -99,6 +105,8 @@ int runGui(int& argc, char** argv)
 
     MainWindow window;
     window.setLaunchOverride(launcher, framework);
+    if (p.isSet(signaturesOption))
+        window.setSignatureDirs(p.values(signaturesOption));
     if (theme)
         window.setTheme(*theme, false); // for this run only: View > Theme keeps the saved choice
     // The same picture on every machine, unless a real screen is smaller: then what a user would see

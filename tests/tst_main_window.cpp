@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // The window on the bundled demo incident, offscreen: what the user sees first, and every way in.
 #include "diagnosis_pane.h"
+#include "hub_panel.h"
 #include "log_view.h"
 #include "main_window.h"
 #include "rank_list_delegate.h"
@@ -13,6 +14,9 @@
 #include <QApplication>
 #include <QClipboard>
 #include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QLabel>
 #include <QLineEdit>
 #include <QMimeData>
@@ -149,6 +153,42 @@ private Q_SLOTS:
         goTo(1); // the shell prompt: nobody the incident knows
         QVERIFY2(w.logHeaderText().endsWith(QStringLiteral("line 1 · unattributed")),
             qPrintable(w.logHeaderText()));
+    }
+
+    // --signatures DIR in the window: the folder's entry replaces the built-in one in the diagnosis, and
+    // the Hub says which catalog it shows.
+    void userCatalogReachesTheDiagnosisAndTheHub()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        QFile gdr(QStringLiteral(RANKSCOPE_SOURCE_DIR "/signatures/gdr-fabric.json"));
+        QVERIFY(gdr.open(QIODevice::ReadOnly));
+        QJsonObject doc = QJsonDocument::fromJson(gdr.readAll()).object();
+        QJsonObject entry;
+        for (const QJsonValue v : doc.value(QStringLiteral("signatures")).toArray())
+            if (v.toObject().value(QStringLiteral("id")).toString()
+                == QLatin1String("nccl-gdr-cross-numa-upi"))
+                entry = v.toObject();
+        QVERIFY(!entry.isEmpty());
+        entry.insert(QStringLiteral("title"), QStringLiteral("Our racks: GPU and HCA on different sockets"));
+        doc.insert(QStringLiteral("signatures"), QJsonArray { entry });
+        QFile out(dir.filePath(QStringLiteral("team.json")));
+        QVERIFY(out.open(QIODevice::WriteOnly));
+        out.write(QJsonDocument(doc).toJson());
+        out.close();
+
+        MainWindow w;
+        w.setSignatureDirs({ dir.path() });
+        w.resize(1600, 1000);
+        w.show();
+        w.openPaths({ QStringLiteral(RANKSCOPE_SOURCE_DIR "/resources/demo") });
+        QVERIFY(waitForAnalysis(w));
+        const AttemptAnalysis* a = w.currentAttempt();
+        QVERIFY(a);
+        QVERIFY2(a->diagnosis.headline.contains(QLatin1String("Our racks: GPU and HCA on different sockets")),
+            qPrintable(a->diagnosis.headline));
+        QTRY_VERIFY(w.hubPanel()->hasCatalog());
+        QVERIFY2(w.hubPanel()->catalogText().contains(dir.path()), qPrintable(w.hubPanel()->catalogText()));
     }
 
     void diagnosisLabelsKeepQLabelHeights()

@@ -57,6 +57,8 @@ public:
     // What launched the job and its framework, when the user knows better than the logs (ids of
     // launch_info.h; empty: what the logs show). Applies to the analyses started after it.
     void setLaunchOverride(const QString& launcher, const QString& framework);
+    // User catalog folders over the built-in one (--signatures DIR): every analysis and the Hub use them.
+    void setSignatureDirs(const QStringList& dirs);
     void openPastedText(const QString& text);
     // A capture added or removed re-runs only the diagnosis of the incident read already (rediagnose.h).
     void addTopology(const QStringList& paths);
@@ -192,6 +194,7 @@ private:
     std::shared_ptr<Analysis> m_analysis;
     AnalysisRequest m_request; // what the current analysis was asked for (topology can be added to it)
     QString m_launcher, m_framework; // setLaunchOverride()
+    QStringList m_signatureDirs; // setSignatureDirs()
     int m_attempt = -1;
     // The last comparison with a healthy run and the attempt it was for; a new analysis forgets it.
     std::shared_ptr<const Divergence> m_comparedDivergence;

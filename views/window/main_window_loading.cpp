@@ -2,6 +2,7 @@
 // MainWindow: an analysis and the view of an attempt are built off the UI thread; a finished one is
 // swapped in, a stale or cancelled one dropped. The Stop button and the progress bar.
 #include "diagnosis_pane.h"
+#include "hub_panel.h"
 #include "log_view.h"
 #include "main_window.h"
 #include "pasted_copy.h"
@@ -120,11 +121,18 @@ void MainWindow::setLaunchOverride(const QString& launcher, const QString& frame
     m_framework = framework;
 }
 
+void MainWindow::setSignatureDirs(const QStringList& dirs)
+{
+    m_signatureDirs = dirs;
+    m_hub->setCatalogDirs(dirs);
+}
+
 void MainWindow::start(const AnalysisRequest& request)
 {
     m_request = request;
     m_request.launcher = m_launcher;
     m_request.framework = m_framework;
+    m_request.signatureDirs = m_signatureDirs;
     // No line offsets kept while scanning (8 bytes a line, a fifth of the scan): the Log view indexes the
     // one file it opens, in the background job that prepares it (prepareLog), as klogg does.
     m_request.lineIndex = false;
