@@ -234,7 +234,8 @@ private Q_SLOTS:
         QCOMPARE(e.line, qint64(2));
         QVERIFY(e.text.endsWith(QStringLiteral("[… line cut at 1 MiB]")));
         QVERIFY(e.text.size() < 1100 * 1024);
-        QVERIFY(inc.warnings.join(QLatin1Char('\n')).contains(QStringLiteral("1 MiB or longer: cut at 1 MiB")));
+        QVERIFY(
+            inc.warnings.join(QLatin1Char('\n')).contains(QStringLiteral("1 MiB or longer: cut at 1 MiB")));
         QCOMPARE(inc.files.front().bytes, static_cast<qint64>(QFileInfo(file).size()));
     }
 
