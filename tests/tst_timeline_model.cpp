@@ -22,6 +22,7 @@ private Q_SLOTS:
     void rolesAreMarked();
     void mappingOperations_data();
     void mappingOperations();
+    void shortBurstFitsWholeMarkers();
     void binningMatchesBruteForce();
     void warnNavigation();
 };
@@ -151,14 +152,15 @@ void TimelineModelTest::mappingOperations_data()
     QTest::addColumn<QString>("op");
     QTest::addColumn<qint64>("expectedStart");
     QTest::addColumn<qint64>("expectedEnd");
-    // Data 100 000..200 000 ms (padding 2 000); window 140 000..160 000.
+    // Data 100 000..200 000 ms (padding 3 200: a fiftieth of the data and the minute's lead-in); window
+    // 140 000..160 000.
     QTest::newRow("zoom in around center") << QStringLiteral("zoomIn") << qint64(145000) << qint64(155000);
     QTest::newRow("zoom out around left edge")
         << QStringLiteral("zoomOutLeft") << qint64(140000) << qint64(180000);
     QTest::newRow("pan right") << QStringLiteral("pan") << qint64(145000) << qint64(165000);
-    QTest::newRow("pan clamps") << QStringLiteral("panFar") << qint64(182000) << qint64(202000);
+    QTest::newRow("pan clamps") << QStringLiteral("panFar") << qint64(183200) << qint64(203200);
     // Fit shows the minute before the first event (leadIn) as well as the padding.
-    QTest::newRow("fit") << QStringLiteral("fit") << qint64(38000) << qint64(202000);
+    QTest::newRow("fit") << QStringLiteral("fit") << qint64(36800) << qint64(203200);
     QTest::newRow("center") << QStringLiteral("center") << qint64(110000) << qint64(130000);
     QTest::newRow("min span") << QStringLiteral("tiny") << qint64(150000) << qint64(150010);
 }
@@ -189,6 +191,18 @@ void TimelineModelTest::mappingOperations()
     QCOMPARE(m.start, expectedStart);
     QCOMPARE(m.end, expectedEnd);
     QCOMPARE(m.mapXToTime(m.mapTimeToX(m.start + m.span() / 3)), m.start + m.span() / 3);
+}
+
+// A few seconds of data after the minute's lead-in (real case 115's hang): fitAll() leaves the last event
+// far enough from the right edge for its 8 px marker to show whole on a 400 px plot.
+void TimelineModelTest::shortBurstFitsWholeMarkers()
+{
+    TimelineMapping m;
+    m.width = 400;
+    m.setDataRange(1'000'000, 1'002'500);
+    m.fitAll();
+    QVERIFY(m.width - m.mapTimeToX(1'002'500) >= 5.0);
+    QVERIFY(m.mapTimeToX(1'000'000) >= 5.0);
 }
 
 void TimelineModelTest::binningMatchesBruteForce()

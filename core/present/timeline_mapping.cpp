@@ -29,8 +29,10 @@ int TimelineMapping::columnOf(qint64 ms) const
 
 qint64 TimelineMapping::padding() const
 {
-    // A little room around the data so the first and last events are not glued to the edges.
-    return qMax<qint64>((dataEnd - dataStart) / 50, minPadding);
+    // A little room around the data so the first and last events are not glued to the edges: a fiftieth of
+    // what fitAll() shows, lead-in included, so that a burst of seconds after the minute's lead-in still
+    // leaves its last marker whole at the right edge (real case 115's hang: 2.5 s of data).
+    return qMax<qint64>((dataEnd - dataStart + leadIn) / 50, minPadding);
 }
 
 void TimelineMapping::useLineUnits()
