@@ -169,6 +169,30 @@ private Q_SLOTS:
         QCOMPARE(hung.currentAttempt()->diagnosis.initiatingEvent, -1);
     }
 
+    // The fix and the checks name the NIC the failing line names ("(Send) hca mlx5_1"), not the one the
+    // rank's channels went through: that is only where its traffic usually went.
+    void fixNamesTheNicOfTheFailingLine()
+    {
+        const QString log = QStringLiteral(
+            "gpu-a03:1934008:1934008 [1] NCCL INFO NET/IB : Using [0]mlx5_0:1/IB [1]mlx5_1:1/IB [RO]; OOB "
+            "ens1f0:10.10.0.13<0>\n"
+            "gpu-a03:1934008:1934008 [1] NCCL INFO comm 0x55 rank 17 nranks 64 cudaDev 1 busId 19000 - Init "
+            "START\n"
+            "gpu-a03:1934008:1934008 [1] NCCL INFO Channel 00/0 : 17[1] -> 25[1] [send] via NET/IB/0\n"
+            "[2026-03-14 02:17:44] gpu-a03:1934008:1934102 [1] transport/net_ib.cc:2458 NCCL WARN NET/IB: "
+            "Got "
+            "completion from peer 10.10.0.14<34141> with status=12 opcode=0 len=0 vendor err 129 (Send) hca "
+            "mlx5_1\n");
+        const Analysis an = run({}, log);
+        const AttemptAnalysis* a = an.currentAttempt();
+        QVERIFY(a);
+        QCOMPARE(sigId(an, a->diagnosis.signature), QStringLiteral("nccl-ib-completion-retry-exceeded"));
+        QVERIFY2(
+            a->diagnosis.fix.contains(QLatin1String("failing link on mlx5_1")), qPrintable(a->diagnosis.fix));
+        QVERIFY(a->diagnosis.verify.contains(QStringLiteral("ibstat mlx5_1")));
+        QVERIFY(!a->diagnosis.fix.contains(QLatin1String("mlx5_0")));
+    }
+
     void stragglerByLastCompletedWork()
     {
         // Every rank times out at SeqNum 100, but rank 2 completed only 97 collectives: it is the straggler.

@@ -328,6 +328,10 @@ private Q_SLOTS:
             return g.rank >= 0;
         }) >= 1024);
         QVERIFY2(maxBusy <= 50, qPrintable(QStringLiteral("UI thread busy %1 ms").arg(maxBusy)));
+        // RANKSCOPE_SEARCH_SCREENSHOT=FILE: the window with the results open, to be looked at.
+        const QByteArray shot = qgetenv("RANKSCOPE_SEARCH_SCREENSHOT");
+        if (!shot.isEmpty())
+            QVERIFY(w.grab().save(QString::fromLocal8Bit(shot)));
     }
 };
 

@@ -94,6 +94,17 @@ QString usedNic(const RankInfo* r)
     return r->nics.empty() ? QString() : r->nics.front().name;
 }
 
+// The NIC for the fix and the checks: the one the failing line names ("... (Send) hca mlx5_1") before the
+// one the rank's channels used, which is only where its traffic usually went.
+QString nicFor(const LogEvent& e, const RankInfo* r)
+{
+    for (const Capture& c : e.captures) {
+        if (c.first == QLatin1String("nic") && !c.second.isEmpty())
+            return c.second;
+    }
+    return usedNic(r);
+}
+
 QString logFolderOf(const Incident& inc)
 {
     for (const QString& in : inc.inputs) {
@@ -149,7 +160,7 @@ void render(const Incident& inc, const Catalog& cat, const DiagnoseOptions& opti
     ctx.localRank = e.localRank >= 0 ? QString::number(e.localRank) : QString();
     ctx.device = e.device >= 0 ? QString::number(e.device) : QString();
     ctx.captures = e.captures;
-    ctx.nic = usedNic(r);
+    ctx.nic = nicFor(e, r);
     ctx.logFolder = d.logFolder;
     ctx.extra.insert(QStringLiteral("message"), e.message);
     ctx.extra.insert(QStringLiteral("file"), inc.files[static_cast<size_t>(e.file)].path);
@@ -185,7 +196,7 @@ void rankHypotheses(const Incident& inc, const Catalog& cat, Diagnosis& d)
     const LogEvent& init = inc.events[static_cast<size_t>(d.initiatingEvent)];
     ctx.host = init.host;
     ctx.captures = init.captures;
-    ctx.nic = usedNic(inc.rankInfo(init.rank));
+    ctx.nic = nicFor(init, inc.rankInfo(init.rank));
     for (const Capture& c : init.captures) {
         if (c.first == QLatin1String("peer"))
             ctx.peer = c.second;
