@@ -9,9 +9,7 @@
 
 #include "byte_stream.h"
 #include "file_scanner.h"
-#include "identity_facts.h"
 #include "line_scanner.h"
-#include "paste_rejoin.h"
 #include "scan_records.h"
 
 #include <QFileInfo>
@@ -26,26 +24,9 @@ inline FileScan referenceScan(const InputFile& input, int fileIndex, const ScanC
         return scanFile(input, fileIndex, given); // one JSON document, not lines
     ScanContext ctx = given;
     ctx.shortcuts = false;
-    FileScan out;
-    out.info.path = input.path;
-    out.info.displayPath = input.displayPath;
-    out.rootFolder = input.rootFolder;
-    out.hints = hintsFromPath(input.displayPath);
-    const bool pasted = input.path == QLatin1String("<pasted text>");
-    InputFile source = input;
-    if (pasted) {
-        const RejoinResult rejoined = rejoinWrappedLines(input.memory);
-        if (rejoined.joined > 0) {
-            source.memory = rejoined.text;
-            out.info.notes.push_back(QStringLiteral(
-                "%1 hard-wrapped line(s) joined to the line before: the paste looks wrapped at %2 "
-                "columns")
-                                         .arg(rejoined.joined)
-                                         .arg(rejoined.width));
-        }
-    }
-    if (input.inMemory)
-        out.info.content = source.memory;
+    InputFile source;
+    FileScan out = startScan(input, source); // names, path hints, a paste's joined wraps
+    const bool pasted = isPastedInput(input);
 
     QString error;
     std::unique_ptr<ByteStream> stream = ByteStream::open(source, error);

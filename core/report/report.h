@@ -29,6 +29,9 @@ struct ReportInput
 // The signature's typed fix actions, rendered in `in.idiom` with the diagnosis' values; empty when no
 // signature matched.
 std::vector<RenderedFixAction> reportFixActions(const ReportInput& in);
+// One collateral group as the reports write it: "3 rank(s) [8-10]: label → points to X", or a
+// launcher's lines ("launcher (no rank): ...").
+QString collateralSummary(const CollateralGroup& g);
 
 QJsonObject reportJson(const ReportInput& in);
 QString reportText(const ReportInput& in);

@@ -84,16 +84,8 @@ QString reportHtml(const ReportInput& in, const QByteArray& topologySvg, const Q
                             "src=\"data:image/svg+xml;base64,%1\">")
                  .arg(QString::fromLatin1(timelineSvg.toBase64()));
     QStringList collateral, suspects, torchrun, hyp;
-    for (const CollateralGroup& g : d.collateral) {
-        // A launcher's lines have no rank: named as such, as in the text report and the window ("0 rank(s)
-        // []" said nothing).
-        QString line = g.rankCount > 0
-            ? QStringLiteral("%1 rank(s) [%2]: %3").arg(g.rankCount).arg(g.ranks, g.label)
-            : QStringLiteral("launcher (no rank): %1").arg(g.label);
-        if (!g.pointsTo.isEmpty())
-            line += QStringLiteral(" → points to %1").arg(g.pointsTo);
-        collateral << line;
-    }
+    for (const CollateralGroup& g : d.collateral)
+        collateral << collateralSummary(g);
     suspects = suspectLines(d.suspects);
     torchrun = d.torchrunSummary;
     for (const Hypothesis& x : d.hypotheses)

@@ -132,11 +132,7 @@ QString render(const ReportInput& in, const Style& s)
     if (!d.collateral.empty()) {
         out += s.heading(QStringLiteral("Collateral (later failures on other ranks)"));
         for (const CollateralGroup& g : d.collateral) {
-            QString line = g.rankCount > 0
-                ? QStringLiteral("%1 rank(s) [%2]: %3").arg(g.rankCount).arg(g.ranks, g.label)
-                : QStringLiteral("launcher (no rank): %1").arg(g.label);
-            if (!g.pointsTo.isEmpty())
-                line += QStringLiteral(" → points to %1").arg(g.pointsTo);
+            QString line = collateralSummary(g);
             if (g.firstEvent >= 0)
                 line += QStringLiteral(" (first: %1)")
                             .arg(eventWhere(inc, inc.events[static_cast<size_t>(g.firstEvent)]));

@@ -152,16 +152,20 @@ std::vector<FileScan> splitRestarts(FileScan&& scan)
     return parts;
 }
 
-FileScan scanFile(const InputFile& input, int fileIndex, const ScanContext& ctx)
+bool isPastedInput(const InputFile& input)
+{
+    return input.path == QLatin1String("<pasted text>");
+}
+
+FileScan startScan(const InputFile& input, InputFile& source)
 {
     FileScan out;
     out.info.path = input.path;
     out.info.displayPath = input.displayPath;
     out.rootFolder = input.rootFolder;
     out.hints = hintsFromPath(input.displayPath);
-    const bool pasted = input.path == QLatin1String("<pasted text>");
-    InputFile source = input;
-    if (pasted) {
+    source = input;
+    if (isPastedInput(input)) {
         const RejoinResult rejoined = rejoinWrappedLines(input.memory);
         if (rejoined.joined > 0) {
             source.memory = rejoined.text;
@@ -174,6 +178,14 @@ FileScan scanFile(const InputFile& input, int fileIndex, const ScanContext& ctx)
     }
     if (input.inMemory)
         out.info.content = source.memory;
+    return out;
+}
+
+FileScan scanFile(const InputFile& input, int fileIndex, const ScanContext& ctx)
+{
+    InputFile source;
+    FileScan out = startScan(input, source);
+    const bool pasted = isPastedInput(input);
     if (isTorchrunErrorJson(input)) {
         scanErrorJson(input, fileIndex, out);
         if (ctx.bytesDone)

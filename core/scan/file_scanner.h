@@ -12,6 +12,12 @@ namespace rankscope {
 
 FileScan scanFile(const InputFile& input, int fileIndex, const ScanContext& context);
 
+// What every scan of `input` starts with, before its bytes are read: the names, the path hints, a pasted
+// text's hard wraps joined (with a note) into `source`, an in-memory input's bytes. The tests' reference
+// scan starts the same way.
+FileScan startScan(const InputFile& input, InputFile& source);
+bool isPastedInput(const InputFile& input); // text pasted or dropped into the window
+
 // A file with elastic restarts inside it becomes one scan per attempt (segment 0, 1, ...): events, facts and
 // streams go by line; every part keeps the whole file's line index. Files without restarts come back as is.
 std::vector<FileScan> splitRestarts(FileScan&& scan);

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+// What more than one report format writes the same way.
 #include "report.h"
 
 namespace rankscope {
@@ -10,6 +11,17 @@ std::vector<RenderedFixAction> reportFixActions(const ReportInput& in)
         return {};
     const Signature& sig = in.catalog->signatures[static_cast<std::size_t>(in.diagnosis->signature)];
     return renderFixActions(sig.actions, in.idiom, in.diagnosis->fixContext);
+}
+
+QString collateralSummary(const CollateralGroup& g)
+{
+    // A launcher's lines have no rank: named as such, as in the window ("0 rank(s) []" said nothing).
+    QString line = g.rankCount > 0
+        ? QStringLiteral("%1 rank(s) [%2]: %3").arg(g.rankCount).arg(g.ranks, g.label)
+        : QStringLiteral("launcher (no rank): %1").arg(g.label);
+    if (!g.pointsTo.isEmpty())
+        line += QStringLiteral(" → points to %1").arg(g.pointsTo);
+    return line;
 }
 
 } // namespace rankscope
