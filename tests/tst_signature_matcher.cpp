@@ -185,6 +185,29 @@ private Q_SLOTS:
         QVERIFY(!m.matchSignature(0, "nothing"));
     }
 
+    // The catalog's named groups capture in every wording they are written for: PyTorch's CUDA OOM says
+    // the GPU as "(GPU 0; ..." in old releases and ". GPU 3 has a total capacity" in new ones.
+    void catalogCapturesBothOomWordings()
+    {
+        const auto captureOf = [&](const char* line, const QString& name) {
+            const MatchResult r = m_matcher->match(line);
+            for (const Capture& c : r.captures)
+                if (c.first == name)
+                    return c.second;
+            return QString();
+        };
+        QCOMPARE(captureOf(
+                     "[rank3]: torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB. GPU 3 "
+                     "has a total capacity of 79.10 GiB of which 1.02 GiB is free.",
+                     QStringLiteral("gpu2")),
+            QStringLiteral("3"));
+        QCOMPARE(captureOf(
+                     "RuntimeError: CUDA out of memory. Tried to allocate 512.00 MiB (GPU 0; 39.59 GiB total "
+                     "capacity; 37.10 GiB already allocated)",
+                     QStringLiteral("gpu")),
+            QStringLiteral("0"));
+    }
+
     void prefilterNeverRejectsAMatch_data()
     {
         QTest::addColumn<QString>("line");
