@@ -213,6 +213,30 @@ private Q_SLOTS:
         QCOMPARE(rankTagIn("[rank=] [rank=x]"), -1);
     }
 
+    // A file given alone is named by its own name and its folder: the folders above it are the user's
+    // ("/tmp/ci2/..." made every real case's golden say host ci2), a folder right above it may be a host's.
+    void fileGivenAloneTakesNoHostFromFoldersAbove()
+    {
+        QTemporaryDir dir;
+        const QString line = QStringLiteral("[rank0]: RuntimeError: NCCL error: unhandled system error\n");
+        for (const QString& folder :
+            { QStringLiteral("ci2/checkout/case-a"), QStringLiteral("ci2/node03") }) {
+            QVERIFY(QDir(dir.path()).mkpath(folder));
+            QFile f(dir.filePath(folder + QStringLiteral("/log.txt")));
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write(line.toUtf8());
+            f.close();
+            LoadOptions o;
+            o.paths = { f.fileName() };
+            const LoadResult r = loadIncidents(o);
+            QVERIFY2(r.error.isEmpty(), qPrintable(r.error));
+            const Incident& inc = r.incidents.back();
+            QVERIFY(inc.firstWarn >= 0);
+            const QString host = inc.events[static_cast<size_t>(inc.firstWarn)].host;
+            QCOMPARE(host, folder.endsWith(QLatin1String("node03")) ? QStringLiteral("node03") : QString());
+        }
+    }
+
     // FQDN spellings are kept as aliases of the short name.
     void hostAliases()
     {

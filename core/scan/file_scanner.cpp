@@ -157,13 +157,31 @@ bool isPastedInput(const InputFile& input)
     return input.path == QLatin1String("<pasted text>");
 }
 
+namespace {
+
+// The part of a file's path that speaks of the job: all of it below a folder that was walked, the member
+// path inside an archive, else (a file given alone) its own name and its folder. The folders above are the
+// user's ("/tmp/ci2/...", "/home/alice7/..."), not the job's hosts or ranks.
+QString pathForHints(const InputFile& input)
+{
+    if (!input.rootFolder.isEmpty())
+        return input.displayPath;
+    const qsizetype member = input.displayPath.lastIndexOf(QLatin1String("!/"));
+    if (member >= 0)
+        return input.displayPath.mid(member + 2);
+    const QStringList parts = input.displayPath.split(QLatin1Char('/'), Qt::SkipEmptyParts);
+    return parts.size() <= 2 ? input.displayPath : parts.sliced(parts.size() - 2).join(QLatin1Char('/'));
+}
+
+} // namespace
+
 FileScan startScan(const InputFile& input, InputFile& source)
 {
     FileScan out;
     out.info.path = input.path;
     out.info.displayPath = input.displayPath;
     out.rootFolder = input.rootFolder;
-    out.hints = hintsFromPath(input.displayPath);
+    out.hints = hintsFromPath(pathForHints(input));
     source = input;
     if (isPastedInput(input)) {
         const RejoinResult rejoined = rejoinWrappedLines(input.memory);
