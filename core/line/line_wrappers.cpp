@@ -3,8 +3,6 @@
 
 #include "text_util.h"
 
-#include <cstring>
-
 namespace rankscope {
 
 namespace {
@@ -119,7 +117,7 @@ bool holdsPodArrow(std::string_view s)
 // A pod's or container's own clock: "2025-08-12 09:37:03.463948 worker-9 >> ".
 bool readPodClock(std::string_view s, LineWrappers& w, std::size_t& length)
 {
-    // Most lines that start with a digit are a logger's own stamp, without the " >> ": a memchr for its
+    // Most lines that start with a digit are a logger's own stamp, without the " >> ": a search for its
     // rare '>' refuses them before the stamp is parsed, which the prefix parser then does once, not twice.
     if (s.size() < 24 || !isDigit(s[0]) || !holdsPodArrow(s))
         return false;
