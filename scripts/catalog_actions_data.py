@@ -131,9 +131,10 @@ A = {
 "nccl-tests-nccl-failure": [DBG],
 "nccl-tests-test-failure-echo": [N("Fix the error on the 'Test CUDA failure' or 'Test NCCL failure' line printed just before the first echo.", FIRST)],
 # non-nvidia.json
-"rccl-ipc-handle-infinity-fabric": [C("ipc-host", "", "Ranks of a node can open each other's IPC handles only in one IPC namespace."),
-    C("device-mount", "/dev/kfd", "ROCm needs /dev/kfd and /dev/dri in the container."),
-    C("device-mount", "/dev/dri", "ROCm needs /dev/kfd and /dev/dri in the container.")],
+"rccl-hip-ipc-handle-failed": [E("HSA_ENABLE_IPC_MODE_LEGACY", "0", "With the legacy IPC mode on, hipIpcGetMemHandle fails with 'invalid argument' on every GPU."),
+    K("Install the amdgpu-dkms driver on the host that matches the ROCm release of the container, then reboot the node.", "The ROCm user space cannot export IPC handles through a host driver it does not match."),
+    N("Start the RCCL processes of one node one after the other: wait until the first communicator is up before a second process initialises on the other GPUs.", "A second process initialising next to a running one made the export fail on MI350X nodes."),
+    E("NCCL_P2P_DISABLE", "1", "Stopgap: RCCL connects the local GPUs over SHM instead of P2P/IPC, slower.")],
 "hip-no-rocm-device": [C("device-mount", "/dev/kfd", "ROCm finds no GPU without /dev/kfd."),
     C("device-mount", "/dev/dri", "ROCm finds no GPU without /dev/dri."),
     X("Run as a user in the video and render groups (docker --group-add video --group-add render).", "The device nodes are readable only by those groups.")],

@@ -71,7 +71,7 @@ private Q_SLOTS:
     {
         QTest::addColumn<QString>("id");
         QTest::addColumn<QString>("role");
-        const char* rows[][2] = { { "rccl-ipc-handle-infinity-fabric", "cause" },
+        const char* rows[][2] = { { "rccl-hip-ipc-handle-failed", "cause" },
             { "nccl-gdr-cross-numa-upi", "cause" }, { "nccl-ib-completion-retry-exceeded", "cause" },
             { "nccl-ib-completion-flush", "symptom" }, { "nccl-ib-completion-local-protection", "cause" },
             { "nccl-ib-completion-remote-access", "cause" },
@@ -103,9 +103,11 @@ private Q_SLOTS:
         QTest::addColumn<QString>("line");
         QTest::addColumn<QStringList>("siblingsRequired");
         QTest::newRow("rccl")
-            << QStringLiteral("rccl-ipc-handle-infinity-fabric") << QStringLiteral("non-nvidia")
-            << QStringLiteral("host:1:2 [1] transport/p2p.cc:10 NCCL WARN Ring failed IPC handle mapping "
-                              "failed across AMD Infinity Fabric gfx1100")
+            << QStringLiteral("rccl-hip-ipc-handle-failed") << QStringLiteral("non-nvidia")
+            << QStringLiteral("[2025-12-12 10:38:57] R9700-Workstation-SH:538971:539025 [2] "
+                              "/longer_pathname_so_that_rpms_can_support_packaging_the_debug_info_for_all_os_profiles/"
+                              "src/out/ubuntu-24.04/24.04/build/rccl/hipify/src/transport/p2p.cc:256 NCCL WARN "
+                              "hipIpcGetMemHandle failed : invalid argument")
             << QStringList { QStringLiteral("nccl-cuda-ipc-handle-failed"),
                    QStringLiteral("nccl-p2p-peer-access-failed"), QStringLiteral("hip-no-rocm-device") };
         QTest::newRow("gdr")
