@@ -69,8 +69,6 @@ A = {
 "cumem-alloc-failed": [E("NCCL_CUMEM_ENABLE", "0", "NCCL then allocates with cudaMalloc and legacy CUDA IPC, which this driver supports."),
     U("NVIDIA driver", "a release that supports cuMem for this GPU and virtualisation mode", "The cuMem call fails in the driver, not in NCCL.")],
 # gdr-fabric.json
-"nccl-gdr-cross-numa-upi": [X("Set NCCL_IB_HCA per rank to the HCA on the GPU's own NUMA node (nvidia-smi topo -m shows which HCA is PIX or PXB to each GPU).", "GPUDirect traffic between a GPU and a NIC on the other socket crosses the CPU interconnect and fails or crawls."),
-    E("NCCL_NET_GDR_LEVEL", "PXB", "Allows GPUDirect RDMA only when GPU and NIC share a PCIe switch, so a cross-socket pair stages through host memory.")],
 "nccl-gdr-disabled": [K("Load nvidia-peermem (modprobe nvidia-peermem) or use a driver and NCCL with DMA-BUF support.", "NCCL needs one of them to register GPU memory with the NIC."),
     X("Bind each rank to its NUMA-local HCA with NCCL_IB_HCA (the HCA nvidia-smi topo -m shows as PIX or PXB to its GPU).", "GPUDirect RDMA is used only when GPU and NIC are close on the PCIe tree.")],
 # gloo.json

@@ -161,7 +161,7 @@ private Q_SLOTS:
         QSignalSpy done(&window, &MainWindow::analysisFinished);
         window.openPaths({ QStringLiteral(RANKSCOPE_SOURCE_DIR "/resources/demo") });
         QVERIFY(done.wait(60000));
-        const QString id = QStringLiteral("nccl-ib-completion-retry-exceeded");
+        const QString id = QStringLiteral("nccl-ib-port-down"); // a sibling of the demo's retry-exceeded
         const QString href = QStringLiteral("href='sig:") + id + QLatin1Char('\'');
         QLabel* link = nullptr;
         QTRY_VERIFY((link = labelWithLink(window.diagnosisPane(), href)) != nullptr);

@@ -149,7 +149,6 @@ void TestIncidentGenerator::faultLine_data()
     QTest::addColumn<QByteArray>("trail");
     const QByteArray ib = "NET/IB: Got completion from peer 10.10.0.11<";
     const QByteArray ibTail = "with status=12 opcode=0 len=0 vendor err 129 (Send) hca mlx5_";
-    const QByteArray gdr = "Direct RDMA write between GPU NUMA and HCA NUMA failed UPI interconnect";
     const QByteArray shm = "Error while creating shared memory segment /dev/shm/nccl-";
     const std::pair<const char*, Layout> layouts[] = { { "per-rank", Layout::PerRankFiles },
         { "nccl", Layout::NcclDebugFiles }, { "torchrun", Layout::TorchrunLogDir },
@@ -158,8 +157,6 @@ void TestIncidentGenerator::faultLine_data()
         QTest::addRow("ib-%s", name) << Fault::IbRetryExceeded << layout << false
                                      << ib + QByteArray("*") + ibTail
                                      << QByteArray("transport/net.cc:1227 -> 6");
-        QTest::addRow("gdr-%s", name)
-            << Fault::GdrCrossNuma << layout << false << gdr << QByteArray("transport/net.cc:1227 -> 2");
         QTest::addRow("shm-%s", name)
             << Fault::ShmTooSmall << layout << false << shm << QByteArray("transport/shm.cc:531 -> 2");
     }

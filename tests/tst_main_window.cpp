@@ -75,7 +75,8 @@ private Q_SLOTS:
         QVERIFY(init >= 0);
         const LogEvent& e = a->incident.events[static_cast<size_t>(init)];
         QCOMPARE(e.rank, 7);
-        QVERIFY(e.text.contains(QLatin1String("Direct RDMA write between GPU NUMA")));
+        QVERIFY(
+            e.text.contains(QLatin1String("with status=12 opcode=0 len=0 vendor err 129 (Send) hca mlx5_0")));
         QCOMPARE(a->incident.files[static_cast<size_t>(e.file)].displayPath,
             QStringLiteral("nccl.gpu-a02.52117.log"));
         // The timeline draws the marker for it, and the log view shows its line.
@@ -161,16 +162,17 @@ private Q_SLOTS:
     {
         QTemporaryDir dir;
         QVERIFY(dir.isValid());
-        QFile gdr(QStringLiteral(RANKSCOPE_SOURCE_DIR "/signatures/gdr-fabric.json"));
-        QVERIFY(gdr.open(QIODevice::ReadOnly));
-        QJsonObject doc = QJsonDocument::fromJson(gdr.readAll()).object();
+        QFile ib(QStringLiteral(RANKSCOPE_SOURCE_DIR "/signatures/ib.json"));
+        QVERIFY(ib.open(QIODevice::ReadOnly));
+        QJsonObject doc = QJsonDocument::fromJson(ib.readAll()).object();
         QJsonObject entry;
         for (const QJsonValue v : doc.value(QStringLiteral("signatures")).toArray())
             if (v.toObject().value(QStringLiteral("id")).toString()
-                == QLatin1String("nccl-gdr-cross-numa-upi"))
+                == QLatin1String("nccl-ib-completion-retry-exceeded"))
                 entry = v.toObject();
         QVERIFY(!entry.isEmpty());
-        entry.insert(QStringLiteral("title"), QStringLiteral("Our racks: GPU and HCA on different sockets"));
+        entry.insert(
+            QStringLiteral("title"), QStringLiteral("Our racks: the HCA link gave up (reseat the cable)"));
         doc.insert(QStringLiteral("signatures"), QJsonArray { entry });
         QFile out(dir.filePath(QStringLiteral("team.json")));
         QVERIFY(out.open(QIODevice::WriteOnly));
@@ -185,7 +187,8 @@ private Q_SLOTS:
         QVERIFY(waitForAnalysis(w));
         const AttemptAnalysis* a = w.currentAttempt();
         QVERIFY(a);
-        QVERIFY2(a->diagnosis.headline.contains(QLatin1String("Our racks: GPU and HCA on different sockets")),
+        QVERIFY2(a->diagnosis.headline.contains(
+                     QLatin1String("Our racks: the HCA link gave up (reseat the cable)")),
             qPrintable(a->diagnosis.headline));
         QTRY_VERIFY(w.hubPanel()->hasCatalog());
         QVERIFY2(w.hubPanel()->catalogText().contains(dir.path()), qPrintable(w.hubPanel()->catalogText()));

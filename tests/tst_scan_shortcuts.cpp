@@ -91,7 +91,7 @@ private Q_SLOTS:
         QTest::addColumn<Fault>("fault");
         QTest::newRow("combined console, IB") << Layout::Combined << Fault::IbRetryExceeded;
         QTest::newRow("combined console, hang") << Layout::Combined << Fault::Hang;
-        QTest::newRow("NCCL_DEBUG_FILE, GDR") << Layout::NcclDebugFiles << Fault::GdrCrossNuma;
+        QTest::newRow("NCCL_DEBUG_FILE, IB") << Layout::NcclDebugFiles << Fault::IbRetryExceeded;
         QTest::newRow("per-rank files, shm") << Layout::PerRankFiles << Fault::ShmTooSmall;
         QTest::newRow("torchrun --log-dir, none") << Layout::TorchrunLogDir << Fault::None;
     }

@@ -72,8 +72,8 @@ private Q_SLOTS:
         QTest::addColumn<QString>("id");
         QTest::addColumn<QString>("role");
         const char* rows[][2] = { { "rccl-hip-ipc-handle-failed", "cause" },
-            { "nccl-gdr-cross-numa-upi", "cause" }, { "nccl-ib-completion-retry-exceeded", "cause" },
-            { "nccl-ib-completion-flush", "symptom" }, { "nccl-ib-completion-local-protection", "cause" },
+            { "nccl-ib-completion-retry-exceeded", "cause" }, { "nccl-ib-completion-flush", "symptom" },
+            { "nccl-ib-completion-local-protection", "cause" },
             { "nccl-ib-completion-remote-access", "cause" },
             { "nccl-ib-completion-rnr-retry-exceeded", "cause" }, { "nccl-shm-too-small", "cause" },
             { "nccl-shm-permission-denied", "cause" }, { "pytorch-watchdog-timeout", "symptom" },
@@ -104,19 +104,13 @@ private Q_SLOTS:
         QTest::addColumn<QStringList>("siblingsRequired");
         QTest::newRow("rccl")
             << QStringLiteral("rccl-hip-ipc-handle-failed") << QStringLiteral("non-nvidia")
-            << QStringLiteral("[2025-12-12 10:38:57] R9700-Workstation-SH:538971:539025 [2] "
-                              "/longer_pathname_so_that_rpms_can_support_packaging_the_debug_info_for_all_os_profiles/"
-                              "src/out/ubuntu-24.04/24.04/build/rccl/hipify/src/transport/p2p.cc:256 NCCL WARN "
-                              "hipIpcGetMemHandle failed : invalid argument")
+            << QStringLiteral(
+                   "[2025-12-12 10:38:57] R9700-Workstation-SH:538971:539025 [2] "
+                   "/longer_pathname_so_that_rpms_can_support_packaging_the_debug_info_for_all_os_profiles/"
+                   "src/out/ubuntu-24.04/24.04/build/rccl/hipify/src/transport/p2p.cc:256 NCCL WARN "
+                   "hipIpcGetMemHandle failed : invalid argument")
             << QStringList { QStringLiteral("nccl-cuda-ipc-handle-failed"),
                    QStringLiteral("nccl-p2p-peer-access-failed"), QStringLiteral("hip-no-rocm-device") };
-        QTest::newRow("gdr")
-            << QStringLiteral("nccl-gdr-cross-numa-upi") << QStringLiteral("gdr-fabric")
-            << QStringLiteral("[2026-03-14 02:17:44] h:1:2 [3] transport/net_ib/p2p.cc:688 (fn) NCCL WARN "
-                              "Direct RDMA write between GPU NUMA and HCA NUMA failed UPI interconnect")
-            << QStringList { QStringLiteral("nccl-ib-completion-retry-exceeded"),
-                   QStringLiteral("nccl-gdr-disabled"), QStringLiteral("iommu-dma-fault"),
-                   QStringLiteral("nccl-ib-port-down") };
     }
     void seedEntriesAreComplete()
     {

@@ -128,7 +128,7 @@ private Q_SLOTS:
         const qint64 line = log->currentLine();
         QVERIFY(line > 0);
         // The initiating line's signature is named by the badge's tooltip, not painted over the text.
-        QVERIFY(log->badgeToolTip(line).contains(QLatin1String("GPUDirect RDMA")));
+        QVERIFY(log->badgeToolTip(line).contains(QLatin1String("retry counter exceeded")));
         const QImage shot = log->viewport()->grab().toImage();
         // The text area right of the line's text is the plain row colour: no badge drawn at the end.
         const QFontMetrics fm(log->font());
@@ -487,11 +487,12 @@ private Q_SLOTS:
             QVERIFY2(text.contains(QLatin1String(part)), part);
         QVERIFY(dialog->width() <= QGuiApplication::primaryScreen()->availableGeometry().width());
         dialog->close();
-        // Fix and verify agree: the demo's verify pins the bound NIC of rank 7 (mlx5_1), not the one that
-        // failed.
-        const QStringList verify = w.diagnosisPane()->verifyCommands();
-        QVERIFY(verify.join(QLatin1Char('\n')).contains(QLatin1String("NCCL_IB_HCA=mlx5_1")));
-        QVERIFY(!verify.join(QLatin1Char('\n')).contains(QLatin1String("NCCL_IB_HCA=mlx5_0")));
+        // Fix and verify agree: the fix binds rank 7 to mlx5_1 (its NUMA-local HCA); the verify checks the
+        // link that failed (ibstat mlx5_0) and never pins the rank back on mlx5_0.
+        const QString verify = w.diagnosisPane()->verifyCommands().join(QLatin1Char('\n'));
+        QVERIFY2(verify.contains(QLatin1String("ibstat mlx5_0")), qPrintable(verify));
+        QVERIFY2(!verify.contains(QLatin1String("NCCL_IB_HCA=mlx5_0")), qPrintable(verify));
+        QVERIFY(w.diagnosisPane()->fixText().contains(QLatin1String("NCCL_IB_HCA=mlx5_1")));
     }
 };
 

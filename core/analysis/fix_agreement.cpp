@@ -28,8 +28,8 @@ int alignVerifyWithBinding(const Incident& incident, Diagnosis& diagnosis, const
     const QString nic = boundNicOfInitiatingRank(incident, diagnosis, placement);
     if (nic.isEmpty())
         return 0;
-    // The value of an assignment: up to a blank, a quote or the end (one HCA or a list of them).
-    static const QRegularExpression hca(QStringLiteral("\\bNCCL_IB_HCA=([^\\s'\";]+)"));
+    // The value of an assignment, quoted or not: up to a blank, a quote or the end (one HCA or a list).
+    static const QRegularExpression hca(QStringLiteral("\\bNCCL_IB_HCA=['\"]?([^\\s'\";]+)"));
     int changed = 0;
     for (QString& command : diagnosis.verify) {
         QString out;

@@ -42,7 +42,7 @@ int main(int argc, char* argv[])
         QStringLiteral("Total uncompressed size, e.g. 1G, 200M (default: small)."), QStringLiteral("SIZE"),
         QStringLiteral("0"));
     const QCommandLineOption faultOpt(QStringLiteral("fault"),
-        QStringLiteral("ib|gdr|shm|hang|none (default ib)."), QStringLiteral("KIND"), QStringLiteral("ib"));
+        QStringLiteral("ib|shm|hang|none (default ib)."), QStringLiteral("KIND"), QStringLiteral("ib"));
     const QCommandLineOption faultRankOpt(QStringLiteral("fault-rank"),
         QStringLiteral("Rank that fails (default min(7, ranks-1))."), QStringLiteral("R"));
     const QCommandLineOption layoutOpt(QStringLiteral("layout"),
@@ -70,8 +70,8 @@ int main(int argc, char* argv[])
         return fail(
             QStringLiteral("--size: expected a size like 1G or 200M, got %1").arg(parser.value(sizeOpt)));
     if (!parseFault(parser.value(faultOpt), o.fault))
-        return fail(QStringLiteral("--fault: expected ib, gdr, shm, hang or none, got %1")
-                        .arg(parser.value(faultOpt)));
+        return fail(
+            QStringLiteral("--fault: expected ib, shm, hang or none, got %1").arg(parser.value(faultOpt)));
     o.faultRank = std::min(7, o.ranks - 1);
     if (parser.isSet(faultRankOpt) && !toInt(parser.value(faultRankOpt), o.faultRank))
         return fail(QStringLiteral("--fault-rank: not a number: %1").arg(parser.value(faultRankOpt)));

@@ -396,8 +396,7 @@ GenResult generateIncident(const GenOptions& o, const QString& outDir)
 bool parseFault(const QString& name, Fault& out)
 {
     static const std::pair<const char*, Fault> names[] = { { "none", Fault::None },
-        { "ib", Fault::IbRetryExceeded }, { "gdr", Fault::GdrCrossNuma }, { "shm", Fault::ShmTooSmall },
-        { "hang", Fault::Hang } };
+        { "ib", Fault::IbRetryExceeded }, { "shm", Fault::ShmTooSmall }, { "hang", Fault::Hang } };
     for (const auto& [n, f] : names) {
         if (name == QLatin1String(n)) {
             out = f;

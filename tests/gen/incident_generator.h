@@ -12,7 +12,6 @@ enum class Fault
 {
     None,
     IbRetryExceeded, // NET/IB status=12 on one rank
-    GdrCrossNuma, // the nccl-gdr-cross-numa-upi WARN
     ShmTooSmall, // /dev/shm segment creation fails while a node-local communicator initialises
     Hang, // one rank stops logging, no error; the others time out
 };
@@ -66,7 +65,7 @@ struct GenResult
 
 GenResult generateIncident(const GenOptions& o, const QString& outDir);
 
-// Parses "--fault"/"--layout" spellings (ib, gdr, shm, hang, none / per-rank, nccl, torchrun, combined,
+// Parses "--fault"/"--layout" spellings (ib, shm, hang, none / per-rank, nccl, torchrun, combined,
 // pylog, console, glog, srun).
 bool parseFault(const QString& name, Fault& out);
 bool parseLayout(const QString& name, Layout& out);

@@ -138,8 +138,6 @@ Rank rankOf(const Job& job, int rank)
     r.svcTid = r.pid + 79 + job.o.gpusPerNode;
     r.progTid = r.svcTid + 7;
     r.nic = r.local * job.nics / job.o.gpusPerNode;
-    if (job.o.fault == Fault::GdrCrossNuma && rank == job.o.faultRank && job.nics > 1)
-        r.nic = (r.nic + job.nics / 2) % job.nics; // the HCA on the other socket: the bad path
     r.comm = 0x550000000000ull | (rnd(job, 1, static_cast<quint64>(rank)) & 0xfffffffff0ull);
     r.busId = kBus[r.local % 8] + 0x100000u * static_cast<unsigned>(r.local / 8);
     r.host = job.host(r.node);
@@ -245,9 +243,6 @@ std::string warnMessage(const Job& job, const Rank& r)
             job.ip(peerNode).c_str(), rndInt(job, 2, static_cast<quint64>(r.rank), 0, 32768, 60999), r.nic);
         break;
     }
-    case Fault::GdrCrossNuma:
-        s = "Direct RDMA write between GPU NUMA and HCA NUMA failed UPI interconnect";
-        break;
     case Fault::ShmTooSmall: {
         static constexpr char kAlnum[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
         std::string name;
@@ -330,8 +325,7 @@ int Job::pid(int rank) const
 
 bool Job::warnFault() const
 {
-    return o.fault == Fault::IbRetryExceeded || o.fault == Fault::GdrCrossNuma
-        || o.fault == Fault::ShmTooSmall;
+    return o.fault == Fault::IbRetryExceeded || o.fault == Fault::ShmTooSmall;
 }
 
 // ---- NCCL ----
