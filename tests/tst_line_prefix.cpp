@@ -73,6 +73,49 @@ private Q_SLOTS:
         QCOMPARE(p.nccl, warn ? NcclLevel::Warn : NcclLevel::Info);
     }
 
+    // A whole NCCL prefix behind a wrapper the parser was never taught (TorchX's "trainer/0 [1]:", a job
+    // tag, a pipe): the writer is still read from it, and the message starts after the level.
+    void ncclPrefixBehindAnUnknownWrapper_data()
+    {
+        QTest::addColumn<QString>("line");
+        QTest::addColumn<QString>("host");
+        QTest::addColumn<int>("pid");
+        QTest::addColumn<int>("device");
+        QTest::addColumn<int>("level");
+        QTest::addColumn<QString>("message");
+        QTest::newRow("role/replica [local]:")
+            << "trainer/0 [1]:gpu-a01:101:201 [1] misc/socket.cc:484 NCCL WARN socketProgressOpt: Call to "
+               "recv "
+               "failed"
+            << "gpu-a01" << 101 << 1 << int(NcclLevel::Warn) << "socketProgressOpt: Call to recv failed";
+        QTest::newRow("a pipe") << "job-7f3a | worker-3:4410:4490 [2] NCCL INFO Bootstrap : Using eth0"
+                                << "worker-3" << 4410 << 2 << int(NcclLevel::Info)
+                                << "Bootstrap : Using eth0";
+        QTest::newRow("file:line (function)")
+            << "task-3 >>> node12:77:78 [0] transport/net_ib/p2p.cc:688 (ncclIbLogCompletionWithError) NCCL "
+               "WARN NET/IB: Got completion"
+            << "node12" << 77 << 0 << int(NcclLevel::Warn) << "NET/IB: Got completion";
+        QTest::newRow("no level after it: not NCCL's")
+            << "checkpoint saved to a:1:2 [0] then NCCL stopped"
+            << "" << -1 << -1 << int(NcclLevel::None) << "checkpoint saved to a:1:2 [0] then NCCL stopped";
+    }
+    void ncclPrefixBehindAnUnknownWrapper()
+    {
+        QFETCH(QString, line);
+        QFETCH(QString, host);
+        QFETCH(int, pid);
+        QFETCH(int, device);
+        QFETCH(int, level);
+        QFETCH(QString, message);
+        const std::string bytes = line.toStdString();
+        const LinePrefix p = parseLinePrefix(bytes);
+        QCOMPARE(QString::fromUtf8(p.ncclHost.data(), static_cast<qsizetype>(p.ncclHost.size())), host);
+        QCOMPARE(p.pid, qint64(pid));
+        QCOMPARE(p.ncclDev, device);
+        QCOMPARE(int(p.nccl), level);
+        QCOMPARE(QString::fromUtf8(p.message.data(), static_cast<qsizetype>(p.message.size())), message);
+    }
+
     void bracketNumber()
     {
         QFETCH(QString, line);

@@ -4,6 +4,7 @@
 #include "line_wrappers.h"
 #include "text_util.h"
 
+#include <algorithm>
 #include <cstring>
 
 namespace rankscope {
@@ -351,9 +352,51 @@ LinePrefix parseLinePrefix(std::string_view line)
     return p;
 }
 
+namespace {
+
+// "trainer/0 [1]:host:pid:tid [1] NCCL INFO ...": a whole NCCL prefix behind a wrapper nobody taught the
+// parser. It is taken where a word starts (after a blank, ':', ']' or '|') and the level follows it: INFO
+// at once, WARN and TRACE after the "file:line" NCCL puts between them.
+bool readEmbeddedNcclPrefix(LinePrefix& p)
+{
+    const std::string_view head = p.message.substr(0, 400);
+    const size_t level = head.find(" NCCL ");
+    if (level == std::string_view::npos)
+        return false;
+    for (size_t i = 1; i < level; ++i) {
+        const char before = head[i - 1];
+        if (!(before == ' ' || before == ':' || before == ']' || before == '|') || !isHostChar(head[i]))
+            continue;
+        LinePrefix found;
+        size_t len = 0;
+        if (!readNcclPrefix(head.substr(i), found, len) || i + len > level + 1)
+            continue;
+        const std::string_view after = p.message.substr(i + len);
+        const size_t marker = after.find("NCCL ");
+        if (marker == std::string_view::npos
+            || std::count(after.begin(), after.begin() + static_cast<std::ptrdiff_t>(marker), ' ') > 2)
+            continue; // only "file:line " or "file:line (function) " stands between prefix and level
+        readNcclLevel(after, found);
+        if (found.message.data() == after.data())
+            continue; // no level marker after all
+        p.ncclHost = found.ncclHost;
+        p.pid = found.pid;
+        p.tid = found.tid;
+        p.ncclDev = found.ncclDev;
+        p.nccl = found.nccl;
+        p.message = found.message;
+        return true;
+    }
+    return false;
+}
+
+} // namespace
+
 void readNcclLevelAnywhere(LinePrefix& p)
 {
     if (p.nccl != NcclLevel::None || p.message.find("NCCL ") == std::string_view::npos)
+        return;
+    if (readEmbeddedNcclPrefix(p))
         return;
     LinePrefix level;
     if (findNcclLevel(p.message, level)) {
