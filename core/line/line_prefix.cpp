@@ -373,8 +373,8 @@ bool readEmbeddedNcclPrefix(LinePrefix& p)
             continue;
         const std::string_view after = p.message.substr(i + len);
         const size_t marker = after.find("NCCL ");
-        if (marker == std::string_view::npos
-            || std::count(after.begin(), after.begin() + static_cast<std::ptrdiff_t>(marker), ' ') > 2)
+        const std::string_view between = after.substr(0, marker);
+        if (marker == std::string_view::npos || std::count(between.begin(), between.end(), ' ') > 2)
             continue; // only "file:line " or "file:line (function) " stands between prefix and level
         readNcclLevel(after, found);
         if (found.message.data() == after.data())
