@@ -116,6 +116,27 @@ private Q_SLOTS:
         QCOMPARE(QString::fromUtf8(p.message.data(), static_cast<qsizetype>(p.message.size())), message);
     }
 
+    // A wrapper's clock ("[ts] host ||", Determined's) dates a line that has none: the stamp is borrowed and
+    // has no span in afterLauncher, so nothing reads bytes out of the wrong string (the fuzzer's find).
+    void wrapperClockIsBorrowedWithoutASpan()
+    {
+        const std::string line = "[2026-05-02 10:05:00] gpu-bNumel8 ||8 -0c 2";
+        const LinePrefix p = parseLinePrefix(line);
+        QVERIFY(p.wrapperStamp.found());
+        QVERIFY(p.stamp.found());
+        QVERIFY(p.stampBorrowed);
+        QCOMPARE(p.stamp.hour, 10);
+        QCOMPARE(p.stamp.minute, 5);
+        QCOMPARE(p.stamp.offset, 0);
+        QCOMPARE(p.stamp.length, 0);
+        const LinePrefix own =
+            parseLinePrefix("[2026-05-02 10:05:00] gpu-b01 || [2026-05-02 10:05:01] INFO ok");
+        QVERIFY(!own.stampBorrowed);
+        QCOMPARE(own.stamp.second, 1);
+        QVERIFY(own.stamp.length > 0);
+        QVERIFY(size_t(own.stamp.offset + own.stamp.length) <= own.afterLauncher.size());
+    }
+
     void bracketNumber()
     {
         QFETCH(QString, line);

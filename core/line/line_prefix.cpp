@@ -348,6 +348,7 @@ LinePrefix parseLinePrefix(std::string_view line)
     if (!p.stamp.found() && p.wrapperStamp.found()) {
         p.stamp = p.wrapperStamp; // the wrapper's clock is the only one the line has
         p.stamp.offset = p.stamp.length = 0;
+        p.stampBorrowed = true;
     }
     return p;
 }

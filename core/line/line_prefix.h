@@ -36,7 +36,10 @@ struct LinePrefix
     qint64 tid = -1;
     int ncclDev = -1;
     NcclLevel nccl = NcclLevel::None;
-    ParsedStamp stamp; // offsets are relative to afterLauncher
+    ParsedStamp stamp; // offsets are relative to afterLauncher, unless stampBorrowed
+    // The line has no clock of its own and stamp is the wrapper's (wrapperStamp): it has no span in
+    // afterLauncher (offset and length are 0), only a time.
+    bool stampBorrowed = false;
     std::string_view afterLauncher; // the line without launcher, tee and rank prefixes
     std::string_view message; // the text after every prefix (NCCL: after "NCCL WARN ")
     bool teeOnly() const { return teeLocalRank >= 0 && globalRank < 0; }

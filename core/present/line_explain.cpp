@@ -35,7 +35,9 @@ QStringList describePrefixes(const LinePrefix& p)
         out << QStringLiteral("torchrun --tee label: local rank %1").arg(p.teeLocalRank);
     if (p.globalRank >= 0)
         out << QStringLiteral("PyTorch rank prefix: rank %1").arg(p.globalRank);
-    if (p.stamp.kind != StampKind::None) {
+    if (p.stampBorrowed) {
+        out << QStringLiteral("timestamp: none of its own; the wrapper's clock dates it");
+    } else if (p.stamp.kind != StampKind::None) {
         const std::string_view rest = p.afterLauncher;
         const auto from = static_cast<std::size_t>(p.stamp.offset);
         const auto length = static_cast<std::size_t>(p.stamp.length);

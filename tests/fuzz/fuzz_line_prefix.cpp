@@ -22,7 +22,9 @@ void checkLine(std::string_view line)
     if (!inside(p.afterLauncher, line) || !inside(p.message, line) || !inside(p.pdshHost, line)
         || !inside(p.rayIp, line) || !inside(p.ncclHost, line))
         fuzz::fail("a LinePrefix view points outside the line");
-    if (p.stamp.found()
+    if (p.stampBorrowed && (!p.wrapperStamp.found() || p.stamp.offset != 0 || p.stamp.length != 0))
+        fuzz::fail("a borrowed stamp has a span, or no wrapper clock to borrow from");
+    if (p.stamp.found() && !p.stampBorrowed
         && (p.stamp.offset < 0 || p.stamp.length <= 0
             || static_cast<std::size_t>(p.stamp.offset) + static_cast<std::size_t>(p.stamp.length)
                 > p.afterLauncher.size()))
