@@ -289,6 +289,44 @@ private Q_SLOTS:
         QVERIFY2(found, qPrintable(grep));
     }
 
+    // The verification search reads what was given: one log file given alone is searched itself (its
+    // folder may be ~/Downloads), a folder is searched whole, and a gzipped file keeps its folder (rg
+    // without -z reads no .gz). The search's target ends every rg command.
+    void verifySearchesWhatWasGiven()
+    {
+        const QString file = QStringLiteral(RANKSCOPE_TEST_DATA "/diagnosis/pasted-oom-traceback.txt");
+        const QString folder = QStringLiteral(RANKSCOPE_TEST_DATA "/diagnosis/benign-warn-first");
+        QTemporaryDir tmp;
+        QVERIFY(tmp.isValid());
+        const QString gz = tmp.filePath(QStringLiteral("rank5.log.gz"));
+        QVERIFY(QFile::copy(QStringLiteral(RANKSCOPE_TEST_DATA "/layouts/gzip-multi/rank5.log.gz"), gz));
+        const struct
+        {
+            QString input;
+            QString target;
+        } rows[] = {
+            { file, QDir::cleanPath(file) },
+            { folder, QDir::cleanPath(folder) },
+            { gz, QDir::cleanPath(tmp.path()) },
+        };
+        for (const auto& row : rows) {
+            AnalysisRequest r;
+            r.logPaths << row.input;
+            const Analysis an = analyze(r);
+            const AttemptAnalysis* a = an.currentAttempt();
+            QVERIFY(a && a->diagnosis.failureFound);
+            QCOMPARE(a->diagnosis.logs, row.target);
+            bool anyGrep = false;
+            for (const QString& v : a->diagnosis.verify) {
+                if (!v.startsWith(QLatin1String("rg ")))
+                    continue;
+                anyGrep = true;
+                QVERIFY2(v.endsWith(row.target), qPrintable(v));
+            }
+            QVERIFY(anyGrep);
+        }
+    }
+
     // A launcher line has no rank, host or pid: the report names its place alone, not "first:  — file".
     void textReportPlacesLauncherLines()
     {

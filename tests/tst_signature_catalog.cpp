@@ -127,7 +127,7 @@ private Q_SLOTS:
         QVERIFY(s.checklist.size() >= 5);
         QVERIFY(s.symptoms.size() >= 4);
         QVERIFY(anyContains(s.verify,
-            { QStringLiteral("rg -n -F --"), QStringLiteral("{literal}"), QStringLiteral("{log_folder}") }));
+            { QStringLiteral("rg -n -F --"), QStringLiteral("{literal}"), QStringLiteral("{logs}") }));
         QVERIFY(anyContains(s.evidenceCommands, { QStringLiteral("rg -n -i") }));
         for (const QString& sib : siblingsRequired)
             QVERIFY2(s.siblings.contains(sib), qPrintable(sib));
@@ -148,8 +148,8 @@ private Q_SLOTS:
         // filled.
         const QSet<QString> contextFields = { QStringLiteral("host"), QStringLiteral("rank"),
             QStringLiteral("local_rank"), QStringLiteral("device"), QStringLiteral("nic"),
-            QStringLiteral("log_folder"), QStringLiteral("literal"), QStringLiteral("peer"),
-            QStringLiteral("pid") };
+            QStringLiteral("log_folder"), QStringLiteral("logs"), QStringLiteral("literal"),
+            QStringLiteral("peer"), QStringLiteral("pid") };
         const CatalogLoadResult loaded = loadCatalogDir(kRepoCatalog);
         static const QRegularExpression group(QStringLiteral("\\(\\?P<([A-Za-z_][A-Za-z0-9_]*)>"));
         for (const Signature& s : loaded.catalog.signatures) {

@@ -121,6 +121,20 @@ QString logFolderOf(const Incident& inc)
     return QStringLiteral(".");
 }
 
+// What a verification search reads. One log file given alone is searched itself: its folder may be
+// ~/Downloads or /tmp, and rg would read everything there. A compressed file or an archive is not plain
+// text to rg, and several inputs share their folder, so those keep logFolder.
+QString logsOf(const Incident& inc, const QString& logFolder)
+{
+    if (inc.inputs.size() != 1 || inc.files.size() != 1 || inc.files.front().compressed)
+        return logFolder;
+    const QFileInfo given(inc.inputs.front());
+    QString path = QDir::cleanPath(given.absoluteFilePath());
+    if (!given.isFile() || QDir::cleanPath(inc.files.front().path) != path)
+        return logFolder; // an archive's member, or a file the load did not read as given
+    return path;
+}
+
 // Whether every placeholder of `tmpl` has a value here.
 bool fillable(const QString& tmpl, const RenderContext& ctx)
 {
@@ -162,6 +176,7 @@ void render(const Incident& inc, const Catalog& cat, const DiagnoseOptions& opti
     ctx.captures = e.captures;
     ctx.nic = nicFor(e, r);
     ctx.logFolder = d.logFolder;
+    ctx.logs = d.logs;
     ctx.extra.insert(QStringLiteral("message"), e.message);
     ctx.extra.insert(QStringLiteral("file"), inc.files[static_cast<size_t>(e.file)].path);
     ctx.extra.insert(QStringLiteral("line"), QString::number(e.line));
@@ -175,7 +190,7 @@ void render(const Incident& inc, const Catalog& cat, const DiagnoseOptions& opti
         d.fix = QStringLiteral(
             "No catalog signature matches this line. Keep the evidence below, compare it with a healthy run, "
             "and search for the exact message.");
-        d.verify = QStringList { renderCommand(QStringLiteral("rg -n -F -- {literal} {log_folder}"), ctx) };
+        d.verify = QStringList { renderCommand(QStringLiteral("rg -n -F -- {literal} {logs}"), ctx) };
         return;
     }
     const Signature& sig = cat.signatures[static_cast<size_t>(d.signature)];
@@ -283,6 +298,7 @@ Diagnosis diagnose(const Incident& inc, const Catalog& cat, const DiagnoseOption
 {
     Diagnosis d;
     d.logFolder = logFolderOf(inc);
+    d.logs = logsOf(inc, d.logFolder);
     bool cause = false;
     QString how;
     d.initiatingEvent = findInitiating(inc, cat, &cause, &how);

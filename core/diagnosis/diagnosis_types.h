@@ -88,6 +88,7 @@ struct Diagnosis
     QStringList torchrunSummary;
     Evidence evidence;
     QString logFolder;
+    QString logs; // what a search reads: the one plain log file given, else logFolder
     QStringList notes; // topology findings and other remarks that confirm or contradict
     std::vector<NodeFinding> nodeFindings; // from node evidence captures, confirming ones first
 };

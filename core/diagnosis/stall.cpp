@@ -39,6 +39,7 @@ bool diagnoseStall(const Incident& inc, const Catalog& cat, Diagnosis& d)
     const Signature& sig = cat.signatures[static_cast<size_t>(stall)];
     RenderContext ctx;
     ctx.logFolder = d.logFolder;
+    ctx.logs = d.logs;
     renderSignatureTexts(sig, ctx, d);
     return true;
 }

@@ -21,6 +21,7 @@ QString variableMeaning(const QString& name)
         { QStringLiteral("nic"), QStringLiteral("the network interface or HCA the failing line names") },
         { QStringLiteral("peer"), QStringLiteral("the peer address the failing line names") },
         { QStringLiteral("log_folder"), QStringLiteral("the folder of the job's logs") },
+        { QStringLiteral("logs"), QStringLiteral("the job's log file or folder") },
         { QStringLiteral("literal"), QStringLiteral("the failing line's message") },
         { QStringLiteral("pid"), QStringLiteral("the failing process id") },
         { QStringLiteral("bus_id"), QStringLiteral("the PCI address of the failing rank's GPU") },

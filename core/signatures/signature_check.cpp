@@ -24,7 +24,7 @@ void checkActions(const Signature& s, QStringList& problems)
         problems << where(s)
                 + QStringLiteral(": field 'actions': missing: every entry needs at least one action");
     QSet<QString> known = { QStringLiteral("host"), QStringLiteral("rank"), QStringLiteral("local_rank"),
-        QStringLiteral("device"), QStringLiteral("nic"), QStringLiteral("log_folder"),
+        QStringLiteral("device"), QStringLiteral("nic"), QStringLiteral("log_folder"), QStringLiteral("logs"),
         QStringLiteral("literal"), QStringLiteral("peer"), QStringLiteral("pid") };
     static const QRegularExpression group(QStringLiteral("\\(\\?P<([A-Za-z_][A-Za-z0-9_]*)>"));
     for (const QString& p : s.patterns) {

@@ -106,6 +106,8 @@ bool lookupPlaceholder(const RenderContext& context, const QString& name, QStrin
         field = &context.nic;
     else if (name == QLatin1String("log_folder"))
         field = &context.logFolder;
+    else if (name == QLatin1String("logs"))
+        field = context.logs.isEmpty() ? &context.logFolder : &context.logs;
     else if (name == QLatin1String("literal"))
         field = &context.literal;
     else if (name == QLatin1String("peer"))

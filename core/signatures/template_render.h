@@ -15,6 +15,8 @@ namespace rankscope {
 struct RenderContext
 {
     QString host, rank, localRank, device, nic, logFolder, literal, peer;
+    // What a search reads: the one plain log file given, else logFolder ({logs}; empty means logFolder).
+    QString logs;
     std::vector<Capture> captures; // named groups of the match; fill a context field only when it is empty
     QHash<QString, QString> extra; // any further placeholder
 };
