@@ -9,7 +9,6 @@
 #include "severity_palette.h"
 #include "timeline_view.h"
 #include "topology_view.h"
-#include "wrapped_label.h"
 
 #include <QApplication>
 #include <QClipboard>
@@ -192,34 +191,6 @@ private Q_SLOTS:
             qPrintable(a->diagnosis.headline));
         QTRY_VERIFY(w.hubPanel()->hasCatalog());
         QVERIFY2(w.hubPanel()->catalogText().contains(dir.path()), qPrintable(w.hubPanel()->catalogText()));
-    }
-
-    void diagnosisLabelsKeepQLabelHeights()
-    {
-        // The pane's labels answer size questions from their own layout: each height for a width must be
-        // the one QLabel itself computes, or text would be cut or padded.
-        MainWindow w;
-        w.resize(1600, 1000);
-        w.show();
-        w.openPaths({ kDemo });
-        QVERIFY(waitForAnalysis(w));
-        QTRY_VERIFY(w.diagnosisPane()->findChildren<WrappedLabel*>().size() > 5);
-        int compared = 0;
-        for (WrappedLabel* label : w.diagnosisPane()->findChildren<WrappedLabel*>()) {
-            if (!label->wordWrap())
-                continue;
-            for (const int width : { 90, 240, 520, 900 }) {
-                QCOMPARE(label->heightForWidth(width), label->QLabel::heightForWidth(width));
-                ++compared;
-            }
-            // The minimum width never falls below QLabel's: the widest word still fits.
-            QVERIFY2(label->minimumSizeHint().width() >= label->QLabel::minimumSizeHint().width(),
-                qPrintable(QStringLiteral("%1 < %2: %3")
-                               .arg(label->minimumSizeHint().width())
-                               .arg(label->QLabel::minimumSizeHint().width())
-                               .arg(label->text().left(60))));
-        }
-        QVERIFY(compared >= 20);
     }
 
     void topologyMarksSysEdge()

@@ -3,7 +3,7 @@
 
 #include "command_list.h"
 #include "severity_palette.h"
-#include "wrapped_label.h"
+#include "text_block.h"
 
 #include <QApplication>
 #include <QBoxLayout>
@@ -14,7 +14,6 @@
 #include <QGridLayout>
 #include <QHBoxLayout>
 #include <QHash>
-#include <QLabel>
 #include <QPlainTextEdit>
 #include <QScrollBar>
 #include <QSettings>
@@ -92,9 +91,9 @@ DiagnosisPane::DiagnosisPane(QWidget* parent)
 {
     setWidgetResizable(true);
     setFrameShape(QFrame::NoFrame);
-    // The content reflows to the width, down to its longest unbreakable word (a command's
-    // "--export=ALL,NCCL_NET_GDR_LEVEL=PXB" is 280 px): narrower than that (a 800-pixel screen, or 1600
-    // at a scale factor of 2), it scrolls sideways instead of cutting the text off with no way to it.
+    // The content reflows to the width: its text blocks break inside a word that is wider than the pane
+    // (a command's "--export=ALL,NCCL_NET_GDR_LEVEL=PXB" is 280 px). Only a pane narrower than its
+    // buttons (a few characters wide) scrolls sideways, rather than cutting anything off.
     setHorizontalScrollBarPolicy(Qt::ScrollBarAsNeeded);
     clear();
     showPending(); // nothing is on screen yet: no need to wait
@@ -117,10 +116,10 @@ void DiagnosisPane::beginContent()
     m_layout = new QVBoxLayout(m_content);
     m_layout->setContentsMargins(12, 10, 12, 10);
     m_layout->setSpacing(10);
-    m_headline = new WrappedLabel;
+    m_headline = new TextBlock;
+    m_headline->setObjectName(QStringLiteral("headline"));
     m_evidence = nullptr;
     m_confidence = nullptr;
-    m_headline->setWordWrap(true);
     m_layout->addWidget(m_headline);
     m_fix.clear();
     m_actions.clear();
@@ -253,14 +252,16 @@ int DiagnosisPane::checklistCount() const
     return m_checklist;
 }
 
-QLabel* DiagnosisPane::richLabel(const QString& html)
+TextBlock* DiagnosisPane::richLabel(const QString& html)
 {
-    auto* label = new WrappedLabel(html);
-    label->setWordWrap(true);
-    label->setTextFormat(Qt::RichText);
-    label->setTextInteractionFlags(Qt::TextBrowserInteraction);
-    connect(label, &QLabel::linkActivated, this, &DiagnosisPane::onLink);
+    auto* label = new TextBlock(html, Qt::RichText);
+    connect(label, &TextBlock::linkActivated, this, &DiagnosisPane::onLink);
     return label;
+}
+
+TextBlock* DiagnosisPane::plainLabel(const QString& text)
+{
+    return new TextBlock(text, Qt::PlainText);
 }
 
 void DiagnosisPane::onLink(const QString& link)
@@ -277,9 +278,8 @@ QWidget* DiagnosisPane::section(const QString& title, QWidget* body)
     auto* v = new QVBoxLayout(box);
     v->setContentsMargins(0, 0, 0, 0);
     v->setSpacing(4);
-    auto* t = new WrappedLabel(QStringLiteral("<b>%1</b>").arg(title.toHtmlEscaped()));
-    t->setWordWrap(true); // a title can hold a long path ("Evidence: /data/runs/…/log.txt")
-    v->addWidget(t);
+    // A title can hold a long path ("Evidence: /data/runs/…/log.txt"): it wraps like the text.
+    v->addWidget(new TextBlock(QStringLiteral("<b>%1</b>").arg(title.toHtmlEscaped()), Qt::RichText));
     v->addWidget(body);
     return box;
 }
@@ -302,10 +302,7 @@ QWidget* DiagnosisPane::actionList(const std::vector<FixAction>& actions, const 
             ? QStringLiteral("<b>%1</b>: %2").arg(head.toHtmlEscaped(), a.reason.toHtmlEscaped())
             : QStringLiteral("<b>%1</b>: %2 %3")
                   .arg(head.toHtmlEscaped(), a.text.toHtmlEscaped(), a.reason.toHtmlEscaped());
-        auto* label = new WrappedLabel(line);
-        label->setWordWrap(true);
-        label->setTextInteractionFlags(Qt::TextSelectableByMouse);
-        into->addWidget(label);
+        into->addWidget(new TextBlock(line, Qt::RichText));
         if (a.isCommand)
             into->addWidget(commandList({ a.text }));
     };
@@ -362,10 +359,7 @@ QWidget* DiagnosisPane::checklist(const QStringList& items, const QString& key)
         auto* h = new QHBoxLayout(row);
         h->setContentsMargins(0, 0, 0, 0);
         auto* check = new QCheckBox;
-        auto* text = new WrappedLabel(QStringLiteral("%1. %2").arg(i + 1).arg(items[i]));
-        text->setWordWrap(true);
-        text->setTextInteractionFlags(Qt::TextSelectableByMouse);
-        text->setBuddy(check);
+        auto* text = plainLabel(QStringLiteral("%1. %2").arg(i + 1).arg(items[i]));
         const QString settingKey = QStringLiteral("checklist/%1/%2").arg(key).arg(i);
         check->setChecked(settings.value(settingKey, false).toBool());
         check->setAccessibleName(items[i]);
@@ -392,8 +386,8 @@ void DiagnosisPane::setDiagnosis(const Incident* inc, const Diagnosis* d, const 
     big.setPointSizeF(big.pointSizeF() * 1.35);
     big.setBold(true);
     m_headline->setFont(big);
+    m_headline->setTextFormat(Qt::PlainText);
     m_headline->setText(d->headline);
-    m_headline->setTextInteractionFlags(Qt::TextSelectableByMouse);
 
     if (!d->confidence.isEmpty()) {
         m_confidenceLevel = d->confidence;
@@ -407,13 +401,11 @@ void DiagnosisPane::setDiagnosis(const Incident* inc, const Diagnosis* d, const 
     if (d->initiatingEvent >= 0) {
         const LogEvent& e = inc->events[static_cast<size_t>(d->initiatingEvent)];
         const FileInfo& f = inc->files[static_cast<size_t>(e.file)];
-        auto* line = new WrappedLabel(e.text);
+        auto* line = plainLabel(e.text);
+        line->setObjectName(QStringLiteral("initiatingLine"));
         line->setFont(mono());
-        line->setWordWrap(true);
-        line->setTextFormat(Qt::PlainText);
-        line->setTextInteractionFlags(Qt::TextSelectableByMouse);
-        line->setStyleSheet(QStringLiteral("QLabel { border-left: 4px solid %1; padding: 4px; }")
-                                .arg(initiatingColor().name()));
+        line->setPadding(4);
+        line->setAccent(initiatingColor());
         m_layout->addWidget(richLabel(QStringLiteral("<a href='event:%1'>%2:%3</a>")
                                           .arg(d->initiatingEvent)
                                           .arg(f.displayPath.toHtmlEscaped())
@@ -427,11 +419,8 @@ void DiagnosisPane::setDiagnosis(const Incident* inc, const Diagnosis* d, const 
         auto* h = columns->box();
         h->setContentsMargins(0, 0, 0, 0);
         h->setSpacing(16);
-        auto* fix = new WrappedLabel(d->fix);
-        fix->setWordWrap(true);
-        fix->setTextFormat(Qt::PlainText);
-        fix->setTextInteractionFlags(Qt::TextSelectableByMouse);
-        fix->setAlignment(Qt::AlignTop | Qt::AlignLeft);
+        auto* fix = plainLabel(d->fix);
+        fix->setObjectName(QStringLiteral("fixText"));
         h->addWidget(section(tr("Fix"), fix), 1, Qt::AlignTop);
         h->addWidget(section(tr("Verify (copy and run yourself)"), commandList(d->verify)), 1, Qt::AlignTop);
         m_layout->addWidget(columns);

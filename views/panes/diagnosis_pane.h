@@ -11,11 +11,12 @@
 #include <QPointer>
 #include <QScrollArea>
 
-class QLabel;
 class QVBoxLayout;
 class QPlainTextEdit;
 
 namespace rankscope {
+
+class TextBlock;
 
 class DiagnosisPane : public QScrollArea
 {
@@ -55,7 +56,8 @@ private:
     // The actions in the job's idiom; each that another launcher or framework writes differently has a
     // button that shows those ways too.
     QWidget* actionList(const std::vector<FixAction>& actions, const RenderContext& context);
-    QLabel* richLabel(const QString& html);
+    TextBlock* richLabel(const QString& html); // selectable, links go to onLink
+    TextBlock* plainLabel(const QString& text);
     void beginContent();
     void endContent();
     void sizePending();
@@ -69,9 +71,9 @@ private:
     bool m_pendingSized = false; // m_pending has its size for the pane's width
     bool m_pendingScrolls = false; // and it needs the vertical scroll bar
     QVBoxLayout* m_layout = nullptr;
-    QLabel* m_headline = nullptr;
+    TextBlock* m_headline = nullptr;
     QPointer<QPlainTextEdit> m_evidence;
-    QPointer<QLabel> m_confidence; // the badge, recoloured when the theme changes
+    QPointer<TextBlock> m_confidence; // the badge, recoloured when the theme changes
     QString m_confidenceLevel, m_confidenceReasons;
     QString m_fix;
     QStringList m_verify;

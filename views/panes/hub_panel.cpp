@@ -6,7 +6,7 @@
 #include "hub_model.h"
 #include "line_explain.h"
 #include "signature_matcher.h"
-#include "wrapped_label.h"
+#include "text_block.h"
 
 #include <QApplication>
 #include <QClipboard>
@@ -110,7 +110,6 @@ HubPanel::HubPanel(QWidget* parent)
     resultArea->setWidgetResizable(true);
     resultArea->setFrameShape(QFrame::NoFrame);
     resultArea->setWidget(m_lineResult);
-    m_lineResult->setAlignment(Qt::AlignTop | Qt::AlignLeft);
     bv->addWidget(m_line);
     bv->addWidget(resultArea, 1);
 
@@ -241,7 +240,7 @@ int HubPanel::visibleEntryCount() const
 QString HubPanel::entryText() const
 {
     QStringList parts;
-    for (const QLabel* l : m_entry ? m_entry->findChildren<QLabel*>() : QList<QLabel*>())
+    for (const TextBlock* l : m_entry ? m_entry->findChildren<TextBlock*>() : QList<TextBlock*>())
         parts << (l->textFormat() == Qt::PlainText ? l->text() : plain(l->text()));
     return parts.join(QLatin1Char('\n'));
 }
@@ -251,13 +250,10 @@ QString HubPanel::lineResultText() const
     return plain(m_lineResult->text());
 }
 
-QLabel* HubPanel::richLabel(const QString& html)
+TextBlock* HubPanel::richLabel(const QString& html)
 {
-    auto* label = new WrappedLabel(html);
-    label->setWordWrap(true);
-    label->setTextFormat(Qt::RichText);
-    label->setTextInteractionFlags(Qt::TextBrowserInteraction);
-    connect(label, &QLabel::linkActivated, this, &HubPanel::onLink);
+    auto* label = new TextBlock(html, Qt::RichText);
+    connect(label, &TextBlock::linkActivated, this, &HubPanel::onLink);
     return label;
 }
 

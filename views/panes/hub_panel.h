@@ -21,6 +21,8 @@ class QVBoxLayout;
 
 namespace rankscope {
 
+class TextBlock;
+
 class HubModel;
 class HubFilterProxy;
 class SignatureMatcher;
@@ -58,7 +60,7 @@ private:
     void showEntry(int signature);
     void explainTypedLine();
     void onLink(const QString& link);
-    QLabel* richLabel(const QString& html);
+    TextBlock* richLabel(const QString& html);
     QWidget* commandList(const QStringList& commands);
     void addSection(const QString& title, QWidget* body);
 
@@ -75,7 +77,7 @@ private:
     QWidget* m_entry = nullptr;
     QVBoxLayout* m_entryLayout = nullptr;
     QPlainTextEdit* m_line = nullptr;
-    QLabel* m_lineResult = nullptr;
+    TextBlock* m_lineResult = nullptr;
     int m_current = -1;
 };
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "command_list.h"
 
-#include "wrapped_label.h"
+#include "text_block.h"
 
 #include <QApplication>
 #include <QClipboard>
@@ -29,15 +29,14 @@ QWidget* makeCommandList(const QStringList& commands)
     grid->setColumnStretch(0, 1);
     int row = 0;
     for (const QString& cmd : commands) {
-        auto* text = new WrappedLabel(cmd);
+        // A command wraps anywhere inside its long words; selecting and copying it gives it back whole.
+        auto* text = new TextBlock(cmd, Qt::PlainText);
+        text->setObjectName(QStringLiteral("command"));
         text->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
-        text->setWordWrap(true);
-        text->setTextFormat(Qt::PlainText);
-        text->setTextInteractionFlags(Qt::TextSelectableByMouse | Qt::TextSelectableByKeyboard);
         text->setFrameShape(QFrame::StyledPanel);
-        text->setAutoFillBackground(true);
-        text->setBackgroundRole(QPalette::AlternateBase);
-        text->setMargin(4);
+        text->viewport()->setAutoFillBackground(true);
+        text->viewport()->setBackgroundRole(QPalette::AlternateBase);
+        text->setPadding(4);
         auto* copy = new QToolButton;
         copy->setText(tr("Copy"));
         copy->setToolTip(tr("Copy this command (it is never run by Rankscope)"));
