@@ -3,9 +3,12 @@
 // against the events of every test input (the real cases, the layouts, the diagnosis fixtures, the sample
 // job, the demo), leaves no {placeholder} and no <placeholder>; and the diagnosis of each input is clean.
 #include "analysis.h"
+#include "report.h"
+#include "report_input.h"
 #include "template_render.h"
 
 #include <QDir>
+#include <QJsonDocument>
 #include <QRegularExpression>
 #include <QtTest>
 
@@ -85,6 +88,23 @@ private Q_SLOTS:
         shown << d.verify << d.checklist << d.evidenceCommands << d.confidenceReasons;
         for (const QString& s : std::as_const(shown))
             QVERIFY2(blankIn(s).isEmpty(), qPrintable(QStringLiteral("%1 in: %2").arg(blankIn(s), s)));
+
+        // Every report format as written: no {placeholder} anywhere outside the quoted log lines (the
+        // signature's summary in the HTML and JSON reports once came from the catalog unrendered). The
+        // <name> form is not looked for: HTML is made of it, and MPI's log lines carry <stdout>.
+        const ReportInput in = buildReportInput(a, *at);
+        QString quoted;
+        for (const LogEvent& e : at->incident.events)
+            quoted += e.text + QLatin1Char('\n') + e.continuation.join(QLatin1Char('\n'));
+        static const QRegularExpression brace(QStringLiteral(R"(\{[a-z_][a-z0-9_]*\})"));
+        const QStringList reports { reportText(in), reportMarkdown(in), reportHtml(in, {}, {}),
+            QString::fromUtf8(QJsonDocument(reportJson(in)).toJson()) };
+        for (const QString& report : reports) {
+            for (auto it = brace.globalMatch(report); it.hasNext();) {
+                const QString blank = it.next().captured();
+                QVERIFY2(quoted.contains(blank), qPrintable(QStringLiteral("%1 in a report").arg(blank)));
+            }
+        }
 
         // Every signature rendered against up to 20 of the input's events.
         const std::size_t events = std::min<std::size_t>(at->incident.events.size(), 20);

@@ -59,8 +59,7 @@ QString reportHtml(const ReportInput& in, const QByteArray& topologySvg, const Q
     if (d.initiatingEvent >= 0 || !d.fix.isEmpty() || !d.verify.isEmpty()) {
         if (d.signature >= 0)
             h += QStringLiteral("<p>Signature <b>%1</b>: %2</p>")
-                     .arg(esc(cat.signatures[static_cast<size_t>(d.signature)].id),
-                         esc(cat.signatures[static_cast<size_t>(d.signature)].summary));
+                     .arg(esc(cat.signatures[static_cast<size_t>(d.signature)].id), esc(d.summary));
         h += QStringLiteral("<div class=\"cols\"><div><h2>Fix</h2><pre>%1</pre></div><div><h2>Verify (shown, "
                             "never run)</h2><pre>%2</pre></div></div>")
                  .arg(esc(d.fix), esc(d.verify.join(QLatin1Char('\n'))));

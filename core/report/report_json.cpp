@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "report.h"
+#include "template_render.h"
 
 #include <QJsonArray>
 
@@ -108,8 +109,15 @@ QJsonObject reportJson(const ReportInput& in)
             sig[QStringLiteral("title")] = s.title;
             sig[QStringLiteral("family")] = s.family;
             sig[QStringLiteral("role")] = signatureRoleName(s.role);
-            sig[QStringLiteral("literal")] = s.literal;
-            sig[QStringLiteral("summary")] = s.summary;
+            // What the verification searched for: the literal filled from the initiating line. A template
+            // that this incident cannot fill (a stall has no line) is left out rather than shown with
+            // its {placeholders}.
+            if (!d.fixContext.literal.isEmpty())
+                sig[QStringLiteral("literal")] = d.fixContext.literal;
+            else
+                sig[QStringLiteral("literal")] =
+                    templatePlaceholders(s.literal).isEmpty() ? QJsonValue(s.literal) : QJsonValue();
+            sig[QStringLiteral("summary")] = d.summary; // rendered with this incident's values
         } else {
             sig[QStringLiteral("id")] = QJsonValue();
         }
