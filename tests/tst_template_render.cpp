@@ -74,7 +74,7 @@ private Q_SLOTS:
             << QStringLiteral("rg -n -F -- 'NET/IB: Got completion from peer 10.10.0.11<45819> with "
                               "status=12' '/logs/job 42'");
         QTest::newRow("single-quoted placeholder")
-            << QStringLiteral("echo '{job}'") << QStringLiteral("echo 'it'\\''s'");
+            << QStringLiteral("echo '{job}'") << QStringLiteral("echo \"it's\"");
         QTest::newRow("unknown in quotes")
             << QStringLiteral("nc -vz \"{master}\"") << QStringLiteral("nc -vz <master>");
         QTest::newRow("quotes around more text")
@@ -95,7 +95,18 @@ private Q_SLOTS:
                                << QStringLiteral("a-b_c.d/e:f,g@h%i+j=k");
         QTest::newRow("empty") << QString() << QStringLiteral("''");
         QTest::newRow("space") << QStringLiteral("a b") << QStringLiteral("'a b'");
-        QTest::newRow("single quote") << QStringLiteral("it's") << QStringLiteral("'it'\\''s'");
+        // Single quotes alone: double quotes, where nothing else in the value is special.
+        QTest::newRow("single quote") << QStringLiteral("it's") << QStringLiteral("\"it's\"");
+        QTest::newRow("cuda error string")
+            << QStringLiteral("Test CUDA failure common.cu:941 'system not yet initialized'")
+            << QStringLiteral("\"Test CUDA failure common.cu:941 'system not yet initialized'\"");
+        // With a character double quotes would expand ($, `, backslash, ", !): single quotes, each ' spliced.
+        QTest::newRow("single quote and dollar")
+            << QStringLiteral("it's $HOME") << QStringLiteral("'it'\\''s $HOME'");
+        QTest::newRow("single quote and bang")
+            << QStringLiteral("'x' failed!") << QStringLiteral("''\\''x'\\'' failed!'");
+        QTest::newRow("single and double quote")
+            << QStringLiteral("a 'b' \"c\"") << QStringLiteral("'a '\\''b'\\'' \"c\"'");
         QTest::newRow("metachars") << QStringLiteral("$(rm -rf /);`x`|&<>")
                                    << QStringLiteral("'$(rm -rf /);`x`|&<>'");
         QTest::newRow("newline") << QStringLiteral("a\nb") << QStringLiteral("'a\nb'");

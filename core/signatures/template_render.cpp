@@ -139,6 +139,15 @@ QString shellQuote(const QString& value)
         safe = safe && isShellSafe(c);
     if (safe)
         return value;
+    // A value with single quotes in it (a CUDA error string, 'system not yet initialized') reads best in
+    // double quotes, where nothing in it is special: no $, `, backslash, " or ! (history expansion).
+    if (value.contains(QLatin1Char('\''))) {
+        bool plainInDouble = true;
+        for (const QChar c : value)
+            plainInDouble = plainInDouble && !QStringView(u"$`\\\"!").contains(c);
+        if (plainInDouble)
+            return QLatin1Char('"') + value + QLatin1Char('"');
+    }
     QString quoted = value;
     quoted.replace(QLatin1Char('\''), QStringLiteral("'\\''"));
     return QLatin1Char('\'') + quoted + QLatin1Char('\'');
