@@ -116,6 +116,56 @@ private Q_SLOTS:
         QCOMPARE(QString::fromUtf8(p.message.data(), static_cast<qsizetype>(p.message.size())), message);
     }
 
+    // Writers the log names without an NCCL prefix: a TorchX replica and its local rank, UCX's crash
+    // banner (host and pid, the pid padded to five columns). A bracket that only looks like one stays.
+    void namedWriters_data()
+    {
+        QTest::addColumn<QString>("line");
+        QTest::addColumn<QString>("tag");
+        QTest::addColumn<int>("localRank");
+        QTest::addColumn<QString>("host");
+        QTest::addColumn<int>("pid");
+        QTest::addColumn<QString>("message");
+        QTest::newRow("TorchX replica|local rank")
+            << "[trainer0|0]:ncclInternalError: Internal check failed."
+            << "trainer0" << 0 << "" << -1 << "ncclInternalError: Internal check failed.";
+        QTest::newRow("TorchX replica before an NCCL prefix")
+            << "[trainer3]:twshared1016:1958:1958 [3] NCCL INFO NCCL_SOCKET_IFNAME set to eth2"
+            << "trainer3" << 3 << "" << 1958 << "NCCL_SOCKET_IFNAME set to eth2";
+        QTest::newRow("torchrun's tee names no writer")
+            << "[default3]:Traceback (most recent call last):"
+            << "" << 3 << "" << -1 << "Traceback (most recent call last):";
+        QTest::newRow("UCX banner, padded pid")
+            << "[qgpuvb813-cvision:1    :0:381] Caught signal 7 (Bus error: nonexistent physical address)"
+            << "" << -1 << "qgpuvb813-cvision" << 1
+            << "Caught signal 7 (Bus error: nonexistent physical address)";
+        QTest::newRow("UCX banner, thread name")
+            << "[node3:40211:async:40299] Caught signal 11 (Segmentation fault: address not mapped)"
+            << "" << -1 << "node3" << 40211 << "Caught signal 11 (Segmentation fault: address not mapped)";
+        QTest::newRow("a bracket that is no banner")
+            << "[note:see below] Caught signal 7"
+            << "" << -1 << "" << -1 << "[note:see below] Caught signal 7";
+    }
+    void namedWriters()
+    {
+        QFETCH(QString, line);
+        QFETCH(QString, tag);
+        QFETCH(int, localRank);
+        QFETCH(QString, host);
+        QFETCH(int, pid);
+        QFETCH(QString, message);
+        const std::string bytes = line.toStdString();
+        const LinePrefix p = parseLinePrefix(bytes);
+        const auto str = [](std::string_view v) {
+            return QString::fromUtf8(v.data(), static_cast<qsizetype>(v.size()));
+        };
+        QCOMPARE(str(p.sourceTag), tag);
+        QCOMPARE(p.teeLocalRank, localRank);
+        QCOMPARE(str(p.pdshHost), host);
+        QCOMPARE(p.pid, qint64(pid));
+        QCOMPARE(str(p.message), message);
+    }
+
     // A wrapper's clock ("[ts] host ||", Determined's) dates a line that has none: the stamp is borrowed and
     // has no span in afterLauncher, so nothing reads bytes out of the wrong string (the fuzzer's find).
     void wrapperClockIsBorrowedWithoutASpan()

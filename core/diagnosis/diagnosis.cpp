@@ -361,11 +361,31 @@ Diagnosis diagnose(const Incident& inc, const Catalog& cat, const DiagnoseOption
     if (!variant.isEmpty())
         d.confidenceReasons.push_back(variant);
 
-    const QString who =
-        e.rank >= 0 ? QStringLiteral("Rank %1").arg(e.rank) : QStringLiteral("An unattributed process");
+    // Who failed, named as the log names it: the rank, else what a wrapper calls the writer (TorchX's
+    // "trainer0", a Ray actor, the kernel), else its process, else its local rank.
+    QString who;
     QStringList where;
     if (!e.host.isEmpty())
         where.push_back(e.host);
+    if (e.rank >= 0) {
+        who = QStringLiteral("Rank %1").arg(e.rank);
+    } else if (e.source == QLatin1String("kernel")) {
+        who = QStringLiteral("The kernel log");
+    } else if (!e.source.isEmpty()) {
+        who = e.source;
+        if (e.pid >= 0)
+            where.push_back(QStringLiteral("pid %1").arg(e.pid));
+        if (e.localRank >= 0)
+            where.push_back(QStringLiteral("local rank %1").arg(e.localRank));
+    } else if (e.pid >= 0) {
+        who = QStringLiteral("Process %1").arg(e.pid);
+        if (e.localRank >= 0)
+            where.push_back(QStringLiteral("local rank %1").arg(e.localRank));
+    } else if (e.localRank >= 0) {
+        who = QStringLiteral("Local rank %1").arg(e.localRank);
+    } else {
+        who = QStringLiteral("An unattributed process");
+    }
     if (e.device >= 0)
         where.push_back(QStringLiteral("GPU%1").arg(e.device));
     const QString what =

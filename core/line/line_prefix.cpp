@@ -32,8 +32,11 @@ qint64 readNumber(std::string_view s, size_t& pos)
     return pos == start ? -1 : value;
 }
 
-// "[default3]:" / "[trainer12]:" / "[rank7]:" -> role, number, length consumed.
-bool readBracketRole(std::string_view s, std::string_view& role, int& number, size_t& length)
+// "[default3]:" / "[trainer12]:" / "[rank7]:" -> role, number, length consumed. TorchX names a replica's
+// process by its local rank after a bar, "[trainer0|3]:": then `number` is that rank and `tag` is
+// "trainer0", what the log calls the replica (`tag` is the whole bracket text otherwise).
+bool readBracketRole(
+    std::string_view s, std::string_view& role, std::string_view& tag, int& number, size_t& length)
 {
     if (s.size() < 4 || s[0] != '[')
         return false;
@@ -43,8 +46,17 @@ bool readBracketRole(std::string_view s, std::string_view& role, int& number, si
     if (pos == 1)
         return false;
     role = s.substr(1, pos - 1);
-    const qint64 n = readNumber(s, pos);
-    if (n < 0 || n > 10'000'000 || pos + 1 >= s.size() + 1 || pos >= s.size() || s[pos] != ']')
+    qint64 n = readNumber(s, pos);
+    if (n < 0 || n > 10'000'000 || pos >= s.size())
+        return false;
+    tag = s.substr(1, pos - 1);
+    if (s[pos] == '|') {
+        ++pos;
+        n = readNumber(s, pos);
+        if (n < 0 || n > 10'000'000 || pos >= s.size())
+            return false;
+    }
+    if (s[pos] != ']')
         return false;
     ++pos;
     if (pos >= s.size() || s[pos] != ':')
@@ -194,6 +206,8 @@ void applyWrappers(const LineWrappers& w, LinePrefix& p)
     p.wrapped = true;
     if (w.pid >= 0)
         p.rayPid = w.pid;
+    if (w.processPid >= 0 && p.pid < 0)
+        p.pid = w.processPid;
     if (!w.ip.empty())
         p.rayIp = w.ip;
     if (!w.host.empty() && p.pdshHost.empty())
@@ -282,14 +296,17 @@ LinePrefix parseLinePrefix(std::string_view line)
     peelInner(s);
 
     // torchrun --tee "[default3]:" then c10 "[rank7]:" (either may be missing).
-    std::string_view role;
+    std::string_view role, tag;
     for (int i = 0; i < 2 && !s.empty() && s[0] == '['; ++i) {
-        if (!readBracketRole(s, role, n, len))
+        if (!readBracketRole(s, role, tag, n, len))
             break;
         if (role == "rank") {
             p.globalRank = n;
         } else if (p.teeLocalRank < 0) {
             p.teeLocalRank = n;
+            // A role other than torchrun's "default" names the writer (TorchX's "trainer3"): its lane.
+            if (role != "default" && p.sourceTag.empty())
+                p.sourceTag = tag;
         } else {
             break;
         }

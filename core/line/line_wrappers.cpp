@@ -245,6 +245,35 @@ bool readKubectlPrefix(std::string_view s, LineWrappers& w, std::size_t& length)
     return true;
 }
 
+// UCX's log and crash-handler banner (HPC-X, OpenMPI over UCX): "[host:pid:thread:tid] ", the pid
+// left-aligned in five columns ("[node3:1    :0:381] Caught signal 7 (Bus error ...)").
+bool readUcxBanner(std::string_view s, LineWrappers& w, std::size_t& length)
+{
+    std::size_t pos = 1;
+    while (pos < s.size() && pos < 80 && s[pos] != ':' && s[pos] != ']' && s[pos] != ' ')
+        ++pos;
+    if (pos == 1 || pos >= s.size() || s[pos] != ':')
+        return false;
+    const std::string_view host = s.substr(1, pos - 1);
+    ++pos;
+    const qint64 pid = readNumber(s, pos);
+    while (pos < s.size() && pos < 120 && s[pos] == ' ')
+        ++pos;
+    if (pid < 0 || pos >= s.size() || s[pos] != ':')
+        return false;
+    ++pos;
+    const std::size_t thread = wordEnd(s, pos, 32); // a thread number or name
+    if (thread == pos || thread >= s.size() || s[thread] != ':')
+        return false;
+    pos = thread + 1;
+    if (readNumber(s, pos) < 0 || !startsWith(s.substr(pos), "] "))
+        return false;
+    w.host = host;
+    w.processPid = pid;
+    length = pos + 2;
+    return true;
+}
+
 bool peelOne(std::string_view s, LineWrappers& w, std::size_t& length)
 {
     const char c = s[0];
@@ -268,7 +297,8 @@ bool peelOne(std::string_view s, LineWrappers& w, std::size_t& length)
     if (c == '(')
         return readRay(s, w, length);
     if (c == '[')
-        return readDetermined(s, w, length) || readMpiTag(s, w, length) || readKubectlPrefix(s, w, length);
+        return readDetermined(s, w, length) || readMpiTag(s, w, length) || readKubectlPrefix(s, w, length)
+            || readUcxBanner(s, w, length);
     if (isDigit(c))
         return readAddressHost(s, w, length) || readPodClock(s, w, length);
     if (c == 'k')

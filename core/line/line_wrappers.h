@@ -3,7 +3,8 @@
 // indentation, ANSI colour codes (raw, or rendered as U+FFFD), log-viewer gutters, Markdown quotes, Ray
 // "(Name pid=N, ip=...)", Determined "[ts] trial [rank=N] ||", a pod's own clock "ts pod >> ", OpenMPI
 // "--tag-output" "[1,4]<stdout>:", pdsh/kubectl host tags "10.0.0.1: ", a runner's "name [stderr] ", docker
-// compose's "service-1  | " and kubectl --prefix "[pod/name/container] ".
+// compose's "service-1  | ", kubectl --prefix "[pod/name/container] " and UCX's crash banner
+// "[host:pid:thread:tid] ".
 // They nest in any order; peelWrappers() takes off what it recognises, and what it does not know stays
 // in the line, so a line is never lost to a prefix.
 #pragma once
@@ -20,6 +21,7 @@ struct LineWrappers
     bool any = false; // something was peeled
     int rank = -1; // Determined [rank=N], OpenMPI [job,rank]
     qint64 pid = -1; // Ray (pid=N)
+    qint64 processPid = -1; // a crash handler's "[host:pid:thread:tid]" (UCX): the process itself
     std::string_view host; // pdsh/Talos "host: ", a pod ">>" name
     std::string_view ip; // Ray ip=
     std::string_view tag; // what the log calls the writer: "RayWorkerWrapper", "trial fa88a9df", "stderr"
