@@ -66,6 +66,39 @@ private Q_SLOTS:
         QVERIFY(m_matcher->isValid());
     }
 
+    // A failure line a paste hard-wrapped in two (OpenRLHF#265's Ray worker, cut at 150 columns inside
+    // "(172.17.0.2" / ", 44737).") is matched whole, and keeps its own line and text; a Markdown backtick
+    // before the Ray tag does not hide the writer. A short unmatched line is never joined.
+    void hardWrappedFailureLineMatchesWhole()
+    {
+        const QByteArray first =
+            "`(RayWorkerVllm pid=207931, ip=10.0.1.75) [E socket.cpp:922] [c10d] The client socket "
+            "has timed out after 1800s while trying to connect to (172.17.0.2";
+        const LoadResult r = compareLoadsOf(QStringLiteral("log.txt"),
+            first + "\n, 44737).\n(CriticModelRayActor pid=489290) \nERROR: disk quota\nexceeded on /data\n");
+        const Incident& inc = r.incidents.front();
+        const LogEvent* wrapped = nullptr;
+        const LogEvent* shortLine = nullptr;
+        for (const LogEvent& e : inc.events) {
+            if (e.line == 1)
+                wrapped = &e;
+            if (e.line == 4)
+                shortLine = &e;
+        }
+        QVERIFY(wrapped && shortLine);
+        QCOMPARE(wrapped->text, QString::fromUtf8(first));
+        QVERIFY(wrapped->signature >= 0);
+        QCOMPARE(m_catalog.signatures[static_cast<size_t>(wrapped->signature)].id,
+            QStringLiteral("c10d-store-connect-timeout"));
+        bool port = false;
+        for (const Capture& c : wrapped->captures)
+            port = port || (c.first == QLatin1String("master_port") && c.second == QLatin1String("44737"));
+        QVERIFY(port);
+        QCOMPARE(wrapped->pid, qint64(207931));
+        QCOMPARE(shortLine->signature, -1);
+        QVERIFY(inc.files.front().notes.join(QLatin1Char('\n')).contains(QLatin1String("hard-wrapped")));
+    }
+
     void fixtures_data()
     {
         QTest::addColumn<QString>("input");

@@ -294,6 +294,18 @@ bool peelOne(std::string_view s, LineWrappers& w, std::size_t& length)
         length = 2;
         return true;
     }
+    // A Markdown code mark the paste kept in front of the line ("`(RayWorker pid=1) ...", "```[rank0]:"),
+    // when a wrapper or prefix follows it.
+    if (c == '`') {
+        std::size_t pos = 0;
+        while (pos < s.size() && pos < 3 && s[pos] == '`')
+            ++pos;
+        if (pos < s.size() && (s[pos] == '(' || s[pos] == '[' || isWordChar(s[pos]))) {
+            length = pos;
+            return true;
+        }
+        return false;
+    }
     if (c == '(')
         return readRay(s, w, length);
     if (c == '[')

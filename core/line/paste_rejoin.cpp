@@ -30,8 +30,9 @@ bool hasPrefix(const LinePrefix& p)
         || p.globalRank >= 0 || !p.pdshHost.empty() || !p.rayIp.empty();
 }
 
-// Lines that start something of their own even without a prefix.
-bool startsRecord(std::string_view s)
+} // namespace
+
+bool startsOwnRecord(std::string_view s)
 {
     static constexpr std::string_view kStarts[] = { "Traceback", "frame #", "Exception raised from",
         "terminate called", "During handling", "The above exception", "...", "```", "File \"" };
@@ -47,8 +48,6 @@ bool startsRecord(std::string_view s)
     const LineClass c = classifyLine(p);
     return c.severity != Severity::Info || c.shape != LineShape::Plain;
 }
-
-} // namespace
 
 RejoinResult rejoinWrappedLines(const QByteArray& text)
 {
@@ -80,7 +79,7 @@ RejoinResult rejoinWrappedLines(const QByteArray& text)
         const size_t word = std::min(here.find(' '), here.size());
         const bool wrapped = recordOpen
             && (previousLength == widest || previousLength + 1 + static_cast<int>(word) > widest)
-            && !startsRecord(here);
+            && !startsOwnRecord(here);
         if (wrapped) {
             if (!(cutAtWidth && previousLength == widest) && !joined.endsWith(' '))
                 joined += ' ';

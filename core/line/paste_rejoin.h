@@ -5,6 +5,7 @@
 #pragma once
 
 #include <QByteArray>
+#include <string_view>
 
 namespace rankscope {
 
@@ -19,6 +20,10 @@ struct RejoinResult
 // kMaxWrapWidth bytes), the line before is as wide as the paste or too full for this line's first word,
 // and the line itself starts no record (no prefix, stamp, indentation, traceback or frame marker).
 RejoinResult rejoinWrappedLines(const QByteArray& text);
+
+// Whether a line starts something of its own even without a prefix (a stamp, a launcher tag, indentation,
+// a traceback or frame marker, a level or an exception): such a line never continues a wrapped one.
+bool startsOwnRecord(std::string_view line);
 
 constexpr int kMaxWrapWidth = 200;
 

@@ -131,6 +131,12 @@ void LineScanner::line(std::string_view raw, qint64 offset, bool cut)
         m_out.info.notes.push_back(
             QStringLiteral("line %1 is 1 MiB or longer: cut at 1 MiB, with a marker").arg(m_lineNo));
 
+    if (m_wrap.line >= 0) { // rare: the line before failed and matched nothing
+        if (m_wrap.line + 1 == m_lineNo)
+            matchAcrossWrap(text);
+        m_wrap.line = -1;
+    }
+
     if (m_ctx.shortcuts && !fullParseOnly && !m_restartPending && plainLine(text)) {
         if (m_last.stream >= 0 && !cut && rawSize <= 4096) { // the NCCL shortcut took it: see repeatedLine()
             m_last.bytes = raw.data();
@@ -254,7 +260,10 @@ void LineScanner::line(std::string_view raw, qint64 offset, bool cut)
     e.captures = std::move(match.captures);
     e.failureWord = failureWord || (severity >= Severity::Warn && hasFailureWord(text));
     e.source = sourceOf(p);
+    const bool unmatched = !match && severity >= Severity::Warn;
     m_records.open(std::move(ev), p, c);
+    if (unmatched)
+        rememberUnmatched(text);
 }
 
 inline bool LineScanner::plainLine(std::string_view text)

@@ -105,6 +105,11 @@ private:
     bool restartBefore(const LinePrefix& p);
     void readFacts(const LinePrefix& p, std::string_view text);
     void readWrapperRank(const LinePrefix& p);
+    // A failure line that matched no signature may have been hard-wrapped by the paste it came from
+    // ("... trying to connect to (172.17.0.2" then ", 44737)."): the next line, when it starts nothing of
+    // its own, is matched together with it. The event keeps its own line; only its signature is taken.
+    void rememberUnmatched(std::string_view text);
+    void matchAcrossWrap(std::string_view next);
     FileScan& m_out;
     const ScanContext& m_ctx;
     const LiteralPrefilter* m_prefilter; // the matcher's, asked directly by the shortcuts
@@ -121,6 +126,13 @@ private:
     };
     std::vector<StepDigits> m_stepDigits; // per stream: the number of its last "step N" line
     qint64 m_lineNo = 0;
+    struct WrapCandidate
+    {
+        qint64 line = -1; // the unmatched failure line, -1 when there is none
+        int event = -1;
+        std::string text;
+    };
+    WrapCandidate m_wrap;
     bool m_pasted = false;
     bool m_blockHasEscape = false;
     std::string m_decoloured; // the current line without its ESC sequences, when it had any
