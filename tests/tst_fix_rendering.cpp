@@ -3,8 +3,10 @@
 // against the events of every test input (the real cases, the layouts, the diagnosis fixtures, the sample
 // job, the demo), leaves no {placeholder} and no <placeholder>; and the diagnosis of each input is clean.
 #include "analysis.h"
+#include "diagnosis_parts.h"
 #include "report.h"
 #include "report_input.h"
+#include "signature_matcher.h"
 #include "template_render.h"
 
 #include <QDir>
@@ -64,6 +66,38 @@ class TestFixRendering : public QObject
 {
     Q_OBJECT
 private Q_SLOTS:
+    // Every fix still says what to do when the incident gives nothing but the line (a pasted line without
+    // host, rank or NIC): a sentence that needs an unknown value is dropped, so no fix may consist only of
+    // such sentences (nccl-ib-completion-local-protection's "Disable ACS ... under {host}" once printed an
+    // empty FIX for nccl#928's line). Each entry is rendered with the captures of each of its examples.
+    void fixSurvivesUnknownValues()
+    {
+        const CatalogLoadResult cat = loadCatalogDir(QStringLiteral(RANKSCOPE_SOURCE_DIR "/signatures"));
+        QVERIFY(cat.catalog.signatures.size() > 100);
+        const SignatureMatcher matcher(cat.catalog);
+        QStringList empty;
+        int rendered = 0;
+        for (int i = 0; i < static_cast<int>(cat.catalog.signatures.size()); ++i) {
+            const Signature& sig = cat.catalog.signatures[static_cast<size_t>(i)];
+            if (sig.fix.isEmpty())
+                continue;
+            for (const QString& line : sig.examplesMatch) {
+                const std::string bytes = line.toStdString();
+                const MatchResult m = matcher.matchSignature(i, bytes);
+                RenderContext ctx;
+                ctx.captures = m.captures;
+                ++rendered;
+                if (renderProse(detail::withoutUnknownPlaces(sig.fix, ctx), ctx).trimmed().isEmpty()
+                    && !empty.contains(sig.id)) {
+                    empty << sig.id;
+                    qWarning("%s renders an empty fix for: %s", qPrintable(sig.id), qPrintable(line));
+                }
+            }
+        }
+        QVERIFY(rendered > 300);
+        QVERIFY2(empty.isEmpty(), qPrintable(empty.join(QStringLiteral(", "))));
+    }
+
     void input_data()
     {
         QTest::addColumn<QString>("path");

@@ -95,6 +95,9 @@ private Q_SLOTS:
             << "task-3 >>> node12:77:78 [0] transport/net_ib/p2p.cc:688 (ncclIbLogCompletionWithError) NCCL "
                "WARN NET/IB: Got completion"
             << "node12" << 77 << 0 << int(NcclLevel::Warn) << "NET/IB: Got completion";
+        QTest::newRow("prose and a Markdown backtick before it (nccl#928)")
+            << "error log `H100-2:19989:20082 [1] transport/net_ib.cc:1295 NCCL WARN NET/IB : Got completion"
+            << "H100-2" << 19989 << 1 << int(NcclLevel::Warn) << "NET/IB : Got completion";
         QTest::newRow("no level after it: not NCCL's")
             << "checkpoint saved to a:1:2 [0] then NCCL stopped"
             << "" << -1 << -1 << int(NcclLevel::None) << "checkpoint saved to a:1:2 [0] then NCCL stopped";

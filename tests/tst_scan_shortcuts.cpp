@@ -99,6 +99,50 @@ private Q_SLOTS:
         QVERIFY(inc.files.front().notes.join(QLatin1Char('\n')).contains(QLatin1String("hard-wrapped")));
     }
 
+    // What failed is the line a reader looks for: a traceback's first exception line (modded-nanogpt#61)
+    // and std::terminate's what() (pytorch#15592) head their records; the line that opened the record
+    // leads its continuation. In a chained traceback the first exception, the cause, heads the record.
+    void recordsAreHeadedByWhatFailed()
+    {
+        const LoadResult r = compareLoadsOf(QStringLiteral("console.log"),
+            "Traceback (most recent call last):\n"
+            "  File \"/home/schmid/modded-nanogpt/train_gpt.py\", line 402, in <module>\n"
+            "    torch.cuda.set_device(local_rank)\n"
+            "RuntimeError: CUDA error: invalid device ordinal\n"
+            "\n"
+            "During handling of the above exception, another exception occurred:\n"
+            "\n"
+            "Traceback (most recent call last):\n"
+            "  File \"train.py\", line 9, in <module>\n"
+            "KeyError: 'LOCAL_RANK'\n"
+            "terminate called after throwing an instance of 'gloo::IoException'\n"
+            "  what():  [/opt/conda/conda-bld/pytorch_1544084119927/work/third_party/gloo/gloo/transport/tcp/"
+            "pair.cc:724] connect [127.0.1.1]:3210: Connection refused\n"
+            "Aborted (core dumped)\n");
+        const Incident& inc = r.incidents.front();
+        const LogEvent* traceback = nullptr;
+        const LogEvent* terminate = nullptr;
+        for (const LogEvent& e : inc.events) {
+            if (e.text.startsWith(QLatin1String("RuntimeError")))
+                traceback = &e;
+            if (e.text.contains(QLatin1String("what():")))
+                terminate = &e;
+            QVERIFY2(!e.text.startsWith(QLatin1String("Traceback")), qPrintable(e.text));
+            QVERIFY2(!e.text.startsWith(QLatin1String("terminate called")), qPrintable(e.text));
+        }
+        QVERIFY(traceback && terminate);
+        QCOMPARE(traceback->line, qint64(4));
+        QCOMPARE(traceback->continuation.value(0), QStringLiteral("Traceback (most recent call last):"));
+        // The exception raised while handling it is an event of its own, after the cause.
+        const auto later = std::find_if(inc.events.begin(), inc.events.end(),
+            [](const LogEvent& e) { return e.text == QLatin1String("KeyError: 'LOCAL_RANK'"); });
+        QVERIFY(later != inc.events.end() && later->line == 10);
+        QCOMPARE(terminate->line, qint64(12));
+        QCOMPARE(terminate->continuation.value(0),
+            QStringLiteral("terminate called after throwing an instance of 'gloo::IoException'"));
+        QVERIFY(terminate->signature >= 0); // the what() line says it: gloo's connect refused
+    }
+
     void fixtures_data()
     {
         QTest::addColumn<QString>("input");

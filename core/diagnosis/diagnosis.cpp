@@ -219,15 +219,22 @@ void rankHypotheses(const Incident& inc, const Catalog& cat, Diagnosis& d)
     std::set<int> seen;
     for (int i = 0; i < static_cast<int>(inc.events.size()); ++i) {
         const LogEvent& e = inc.events[static_cast<size_t>(i)];
-        if (e.signature < 0 || e.signature == d.signature
+        // The initiating event's own entry is no competitor when a variant of it was shown instead.
+        if (e.signature < 0 || e.signature == d.signature || i == d.initiatingEvent
             || roleOf(inc, cat, i) != roleRank(SignatureRole::Cause) || seen.count(e.signature))
             continue;
         seen.insert(e.signature);
+        QStringList where;
+        if (e.rank >= 0)
+            where << QStringLiteral("rank %1").arg(e.rank);
+        if (e.time.valid)
+            where << QStringLiteral("at %1").arg(formatTime(e.time));
+        const QString place =
+            QStringLiteral("%1:%2").arg(inc.files[static_cast<size_t>(e.file)].displayPath).arg(e.line);
+        where << (where.isEmpty() ? QStringLiteral("at ") + place : QStringLiteral("(%1)").arg(place));
         d.hypotheses.push_back({ e.signature,
-            QStringLiteral("also a cause-level signature in this incident: rank %1 at %2 (%3:%4)")
-                .arg(e.rank)
-                .arg(formatTime(e.time), inc.files[static_cast<size_t>(e.file)].displayPath)
-                .arg(e.line),
+            QStringLiteral("also a cause-level signature in this incident: %1")
+                .arg(where.join(QLatin1Char(' '))),
             3 });
     }
     for (const QString& id : d.siblings) {

@@ -373,7 +373,8 @@ LinePrefix parseLinePrefix(std::string_view line)
 namespace {
 
 // "trainer/0 [1]:host:pid:tid [1] NCCL INFO ...": a whole NCCL prefix behind a wrapper nobody taught the
-// parser. It is taken where a word starts (after a blank, ':', ']' or '|') and the level follows it: INFO
+// parser. It is taken where a word starts (after a blank, ':', ']', '|' or a Markdown backtick) and the
+// level follows it: INFO
 // at once, WARN and TRACE after the "file:line" NCCL puts between them.
 bool readEmbeddedNcclPrefix(LinePrefix& p)
 {
@@ -383,7 +384,8 @@ bool readEmbeddedNcclPrefix(LinePrefix& p)
         return false;
     for (size_t i = 1; i < level; ++i) {
         const char before = head[i - 1];
-        if (!(before == ' ' || before == ':' || before == ']' || before == '|') || !isHostChar(head[i]))
+        if (!(before == ' ' || before == ':' || before == ']' || before == '|' || before == '`')
+            || !isHostChar(head[i]))
             continue;
         LinePrefix found;
         size_t len = 0;

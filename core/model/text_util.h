@@ -13,6 +13,13 @@ constexpr bool startsWith(std::string_view s, std::string_view prefix)
     return s.substr(0, prefix.size()) == prefix;
 }
 
+constexpr std::string_view trimLeft(std::string_view s)
+{
+    while (!s.empty() && (s.front() == ' ' || s.front() == '\t'))
+        s.remove_prefix(1);
+    return s;
+}
+
 // Short host name: up to the first '.', unless the name is an IP address (bytes, as a line carries it).
 std::string_view shortHostName(std::string_view host);
 // The same for a name that is compared across files: trimmed, lower-cased, up to the first '.'.

@@ -44,7 +44,6 @@ void RecordBuilder::stampSeen(const ParsedStamp& stamp, qint64 lineNo)
 bool RecordBuilder::continueRecord(
     const LinePrefix& p, const LineClass& c, std::string_view text, qint64 lineNo)
 {
-    (void)lineNo;
     if (p.nccl != NcclLevel::None) {
         if (c.shape != LineShape::NcclReturnTrail)
             return false;
@@ -71,12 +70,23 @@ bool RecordBuilder::continueRecord(
         return false;
     }
     const std::string_view m = p.message;
+    // std::terminate's banner is a message of its own, even right under another record's last line.
+    if (startsWith(m, "terminate called")) {
+        m_open.erase(it);
+        return false;
+    }
     switch (rec.kind) {
     case Kind::C10:
     case Kind::NcclWarn:
         if (m.empty()) {
             m_open.erase(it);
             return false;
+        }
+        // std::terminate's "what():" line is the exception's message, under its type's line.
+        if (rec.terminate && !rec.sawException && startsWith(trimLeft(m), "what():")) {
+            rec.sawException = true;
+            promote(rec, text, p, c, lineNo);
+            return true;
         }
         break;
     case Kind::Traceback: {
@@ -88,10 +98,15 @@ bool RecordBuilder::continueRecord(
             return false;
         }
         if (c.shape == LineShape::ExceptionLine) {
+            const bool first = !rec.sawException;
             rec.sawException = true;
             // torchrun raises ChildFailedError: its summary follows the traceback's last line.
             if (m.find("ChildFailedError") != std::string_view::npos)
                 rec.kind = Kind::ChildFailed;
+            else if (first) {
+                promote(rec, text, p, c, lineNo);
+                return true;
+            }
         }
         break;
     }
@@ -108,6 +123,22 @@ bool RecordBuilder::continueRecord(
     return true;
 }
 
+void RecordBuilder::promote(
+    Open& rec, std::string_view text, const LinePrefix& p, const LineClass& c, qint64 lineNo)
+{
+    // The line that says what failed (a traceback's exception, terminate's what()) is the record's
+    // headline, where a reader looks first and a search finds it; the line that opened the record
+    // ("Traceback (most recent call last):") leads its continuation, the frames after it.
+    LogEvent& e = m_out.events[static_cast<size_t>(rec.event)].event;
+    if (e.lineCount < kMaxRecordLines)
+        e.continuation.insert(0, e.text);
+    ++e.lineCount;
+    e.text = toQString(text);
+    e.message = toQString(p.message);
+    e.line = lineNo;
+    matchLine(rec, text, c);
+}
+
 void RecordBuilder::append(Open& rec, std::string_view text, const LinePrefix& p, const LineClass& c)
 {
     (void)p;
@@ -116,6 +147,13 @@ void RecordBuilder::append(Open& rec, std::string_view text, const LinePrefix& p
     if (e.lineCount < kMaxRecordLines)
         e.continuation.push_back(toQString(text));
     ++e.lineCount;
+    matchLine(rec, text, c);
+}
+
+void RecordBuilder::matchLine(Open& rec, std::string_view text, const LineClass& c)
+{
+    ScannedEvent& ev = m_out.events[static_cast<size_t>(rec.event)];
+    LogEvent& e = ev.event;
     if (c.severity > e.severity && rec.kind != Kind::ChildFailed)
         e.severity = c.severity;
     // A continuation line can carry the real message ("Last error: NET/IB ..."): keep the best signature.
@@ -195,6 +233,7 @@ void RecordBuilder::open(ScannedEvent&& ev, const LinePrefix& p, const LineClass
         return;
     Open rec;
     rec.event = index;
+    rec.terminate = startsWith(p.message, "terminate called");
     if (childFailed)
         rec.kind = Kind::ChildFailed;
     else if (c.shape == LineShape::TracebackStart)

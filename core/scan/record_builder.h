@@ -50,7 +50,8 @@ private:
     {
         int event = -1;
         Kind kind = Kind::C10;
-        bool sawException = false;
+        bool sawException = false; // its headline line (exception, what()) came
+        bool terminate = false; // opened by "terminate called after throwing ..."
         int borders = 0;
         bool rootNext = false;
         int summaryFact = -1; // the IdentityFact of the summary block being read
@@ -58,6 +59,8 @@ private:
     using Channel = std::pair<int, int>; // launcher rank, tee local rank
 
     void append(Open& rec, std::string_view text, const LinePrefix& p, const LineClass& c);
+    void promote(Open& rec, std::string_view text, const LinePrefix& p, const LineClass& c, qint64 lineNo);
+    void matchLine(Open& rec, std::string_view text, const LineClass& c);
     void readSummaryLine(Open& rec, std::string_view message);
 
     FileScan& m_out;
