@@ -91,7 +91,10 @@ private Q_SLOTS:
                  "torch.distributed.DistBackendError: x", "ChildFailedError", "ValueException: y",
                  "KeyboardInterrupt", "x FATAL y", "x CRITICAL y", "x ERROR y", "NVRM: Xid 79", "WARN x",
                  "Out of memory: Killed process 7", "x oom-kill y", "x WARNING y", "[F] x", "[E] x", "[W] x",
-                 "[WARN] x" })
+                 "[WARN] x",
+                 "[E ProcessGroupNCCL.cpp:475] [Rank 3] Watchdog caught collective operation timeout",
+                 "[W socket.cpp:601] [c10d] The client socket has failed to connect",
+                 "[F ProcessGroupNCCL.cpp:1000] x" })
             QTest::newRow(m) << QString::fromLatin1(m);
     }
 
@@ -102,6 +105,17 @@ private Q_SLOTS:
         const LineClass c = classifyMessage(0, m);
         QVERIFY2(c.severity != Severity::Info || c.shape != LineShape::Plain, "a word the rules read");
         QVERIFY(holdsLevelCue(m));
+    }
+
+    // PyTorch 1.x's c10 header without a clock gives the level; a bracket that only looks like it does not.
+    void c10HeaderWithoutClock()
+    {
+        const auto level = [](const char* m) { return classifyMessage(0, m).severity; };
+        QCOMPARE(level("[E ProcessGroupNCCL.cpp:475] [Rank 3] Watchdog caught collective operation timeout"),
+            Severity::Error);
+        QCOMPARE(level("[W socket.cpp:601] [c10d] The client socket has failed to connect"), Severity::Warn);
+        QCOMPARE(level("[E ProcessGroupNCCL.cpp] no line number"), Severity::Info);
+        QCOMPARE(level("[E 12 items] loaded"), Severity::Info);
     }
 
     // Every line of every test input: where the line holds no cue, reading its message changes nothing.

@@ -3,6 +3,8 @@
 
 #include "text_util.h"
 
+#include <cctype>
+
 namespace rankscope {
 
 namespace {
@@ -41,6 +43,27 @@ bool isExceptionLine(std::string_view m)
         return false;
     const std::string_view name = m.substr(0, end);
     return name.ends_with("Error") || name.ends_with("Exception") || name == "KeyboardInterrupt";
+}
+
+// PyTorch 1.x's c10 logging header without a clock, "[E ProcessGroupNCCL.cpp:475] ": the letter, or 0.
+char c10Letter(std::string_view s)
+{
+    if (s.size() < 8 || s[0] != '[' || !(s[1] == 'E' || s[1] == 'W' || s[1] == 'F') || s[2] != ' ')
+        return 0;
+    std::size_t pos = 3;
+    bool dot = false;
+    while (pos < s.size() && pos < 80
+        && (std::isalnum(static_cast<unsigned char>(s[pos])) || s[pos] == '_' || s[pos] == '.'
+            || s[pos] == '/' || s[pos] == '-')) {
+        dot = dot || s[pos] == '.';
+        ++pos;
+    }
+    if (!dot || pos + 2 >= s.size() || s[pos] != ':')
+        return 0;
+    const std::size_t digits = ++pos;
+    while (pos < s.size() && pos - digits < 7 && std::isdigit(static_cast<unsigned char>(s[pos])))
+        ++pos;
+    return pos > digits && pos < s.size() && s[pos] == ']' ? s[1] : 0;
 }
 
 } // namespace
@@ -155,11 +178,13 @@ LineClass classifyMessage(char letter, std::string_view m, bool mayHoldLevelWord
         case 'W':
             warn = warn || startsWith(at, "WARNING");
             break;
-        case '[':
-            fatal = startsWith(at, "[F]");
-            error = error || startsWith(at, "[E]");
-            warn = warn || startsWith(at, "[W]") || startsWith(at, "[WARN]");
+        case '[': {
+            const char c10 = c10Letter(at);
+            fatal = startsWith(at, "[F]") || c10 == 'F';
+            error = error || startsWith(at, "[E]") || c10 == 'E';
+            warn = warn || startsWith(at, "[W]") || startsWith(at, "[WARN]") || c10 == 'W';
             break;
+        }
         default:
             break;
         }

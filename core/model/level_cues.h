@@ -27,6 +27,9 @@ inline constexpr std::string_view kLevelCues[] = {
     "[F]",
     "[E]",
     "[W]",
+    "[E ", // PyTorch 1.x's c10 log header "[E ProcessGroupNCCL.cpp:475] ", "[W socket.cpp:601] "
+    "[W ",
+    "[F ",
 };
 
 } // namespace rankscope
