@@ -148,14 +148,15 @@ private Q_SLOTS:
     }
 
     // An unknown WARN during NCCL's setup is set aside for the stall only when nothing says it failed: with
-    // NCCL's "-> 2" trail after it, the setup failed at that line (the WARN and trail of
-    // horovod/horovod#3871, a WSL2 container; no catalog entry knows the WARN).
+    // NCCL's "-> 2" trail after it, the setup failed at that line. The prefix and trail are those of
+    // horovod/horovod#3871 (a WSL2 container); its WARN ("Could not find real path of /sys/class/pci_bus/...")
+    // is now a catalog entry, so the WARN here is reworded to one no entry knows.
     void unknownWarnPassedUpIsNoHang()
     {
         const QString head =
             QStringLiteral("ce1a35ee222c:687:748 [0] NCCL INFO comm 0x5a0 rank 0 nranks 2 cudaDev 0 busId "
                            "3000 - Init START\n"
-                           "ce1a35ee222c:687:748 [0] graph/xml.cc:332 NCCL WARN Could not find real path of "
+                           "ce1a35ee222c:687:748 [0] graph/xml.cc:332 NCCL WARN Could not resolve the path of "
                            "/sys/class/pci_bus/0000:03/../../0000:03:00.0\n");
         const QString trail = QStringLiteral("ce1a35ee222c:687:748 [0] NCCL INFO graph/xml.cc:469 -> 2\n"
                                              "ce1a35ee222c:687:748 [0] NCCL INFO graph/topo.cc:601 -> 2\n");
@@ -163,7 +164,7 @@ private Q_SLOTS:
         const AttemptAnalysis* a = failed.currentAttempt();
         QVERIFY(a);
         QVERIFY2(a->diagnosis.initiatingEvent >= 0, qPrintable(a->diagnosis.headline));
-        QVERIFY(initiating(*a).text.contains(QLatin1String("Could not find real path")));
+        QVERIFY(initiating(*a).text.contains(QLatin1String("Could not resolve the path")));
         const Analysis hung = run({}, head);
         QVERIFY(hung.currentAttempt());
         QCOMPARE(hung.currentAttempt()->diagnosis.initiatingEvent, -1);

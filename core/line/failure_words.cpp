@@ -31,8 +31,21 @@ bool scan(std::string_view s)
     for (std::size_t i = 0; i < s.size(); ++i) {
         const std::string_view at = s.substr(i);
         switch (s[i]) {
-        case 'f':
-            if (startsWith(at, "failed") || startsWith(at, "failure"))
+        case 'f': // glibc's heap checks abort with "free(): corrupted unsorted chunks", "free(): invalid
+                  // pointer"
+            if (startsWith(at, "failed") || startsWith(at, "failure") || startsWith(at, "free(): "))
+                return true;
+            break;
+        case 'm':
+            if (startsWith(at, "malloc(): ") || startsWith(at, "munmap_chunk(): "))
+                return true;
+            break;
+        case 'd':
+            if (startsWith(at, "double free or corruption"))
+                return true;
+            break;
+        case '*': // OpenMPI's and PMIx's crash banner: "[host:pid] *** Process received signal ***"
+            if (startsWith(at, "*** Process received signal"))
                 return true;
             break;
         case 'F':
@@ -41,7 +54,15 @@ bool scan(std::string_view s)
                 return true;
             break;
         case 't':
-            if (startsWith(at, "timed out"))
+            if (startsWith(at, "timed out") || startsWith(at, "timing out"))
+                return true;
+            break;
+        case 'o': // the watchdog's "Watchdog caught collective operation timeout"
+            if (startsWith(at, "operation timeout"))
+                return true;
+            break;
+        case 's':
+            if (startsWith(at, "socket timeout"))
                 return true;
             break;
         case 'T':
@@ -62,8 +83,8 @@ bool scan(std::string_view s)
             if (startsWith(at, "Caught signal") || wordAt(s, i, "CRITICAL"))
                 return true;
             break;
-        case 'S':
-            if (startsWith(at, "Segmentation fault"))
+        case 'S': // c10d's store: "got error: Socket Timeout"
+            if (startsWith(at, "Segmentation fault") || startsWith(at, "Socket Timeout"))
                 return true;
             break;
         case 'B':

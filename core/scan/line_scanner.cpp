@@ -20,9 +20,8 @@
 
 namespace rankscope {
 
-namespace {
-
-// ProcessGroupNCCL names its rank in the message: "[Rank 2] Watchdog ...", "[PG 0 (default_pg) Rank 6] ...",
+// ProcessGroupNCCL names its rank in the message (record_builder.h): "[Rank 2] Watchdog ...", "[PG 0
+// (default_pg) Rank 6] ...",
 // "[PG ID 1 PG GUID 1 Rank 3] ...". A line without a rank prefix (a console without --tee) keeps it.
 int rankInMessage(std::string_view m)
 {
@@ -40,6 +39,8 @@ int rankInMessage(std::string_view m)
     }
     return -1;
 }
+
+namespace {
 
 // The line's own level is INFO (NCCL INFO/TRACE, a glog 'I', Python logging's INFO, vLLM's "INFO 04-13").
 bool saysInfoLevel(const LinePrefix& p)

@@ -136,7 +136,9 @@ void RecordBuilder::promote(
     e.text = toQString(text);
     e.message = toQString(p.message);
     e.line = lineNo;
-    matchLine(rec, text, c);
+    if (e.rank < 0)
+        e.rank = rankInMessage(p.message);
+    matchLine(rec, text, c, true);
 }
 
 void RecordBuilder::append(Open& rec, std::string_view text, const LinePrefix& p, const LineClass& c)
@@ -147,10 +149,14 @@ void RecordBuilder::append(Open& rec, std::string_view text, const LinePrefix& p
     if (e.lineCount < kMaxRecordLines)
         e.continuation.push_back(toQString(text));
     ++e.lineCount;
-    matchLine(rec, text, c);
+    // The line after PyTorch's "Last error:" is NCCL's own message: its match outranks the wrapper's of
+    // the same role (anchorQuotedLastErrors() then makes it the record's line).
+    const bool quoted = rec.lastErrorNext;
+    rec.lastErrorNext = trimLeft(p.message) == "Last error:";
+    matchLine(rec, text, c, quoted);
 }
 
-void RecordBuilder::matchLine(Open& rec, std::string_view text, const LineClass& c)
+void RecordBuilder::matchLine(Open& rec, std::string_view text, const LineClass& c, bool headline)
 {
     ScannedEvent& ev = m_out.events[static_cast<size_t>(rec.event)];
     LogEvent& e = ev.event;
@@ -158,12 +164,15 @@ void RecordBuilder::matchLine(Open& rec, std::string_view text, const LineClass&
         e.severity = c.severity;
     // A continuation line can carry the real message ("Last error: NET/IB ..."): keep the best signature.
     // A record that already has a cause (role 0) cannot get a better one. matchBefore() runs the prefilter.
-    if (m_ctx.matcher && ev.rolePriority > roleRank(SignatureRole::Cause)) {
-        MatchResult r = m_ctx.matcher->matchBefore(text, ev.rolePriority);
+    // The headline's match also replaces one of the same role: "terminate called after throwing an instance
+    // of 'c10::DistBackendError'" says less than the what() under it.
+    const int limit = headline ? ev.rolePriority + 1 : ev.rolePriority;
+    if (m_ctx.matcher && limit > roleRank(SignatureRole::Cause)) {
+        MatchResult r = m_ctx.matcher->matchBefore(text, limit);
         if (r) {
             const Signature& sig = m_ctx.catalog->signatures[static_cast<size_t>(r.signature)];
             const int role = roleRank(sig.role);
-            if (role < ev.rolePriority) {
+            if (role < limit) {
                 ev.rolePriority = role;
                 e.signature = r.signature;
                 e.captures = std::move(r.captures);

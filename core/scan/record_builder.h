@@ -13,6 +13,10 @@
 
 namespace rankscope {
 
+// The rank ProcessGroupNCCL names in a message ("[Rank 2] Watchdog ...", "[PG ID 1 PG GUID 1 Rank 3] ..."),
+// -1 when it names none (line_scanner.cpp).
+int rankInMessage(std::string_view message);
+
 class RecordBuilder
 {
 public:
@@ -52,6 +56,7 @@ private:
         Kind kind = Kind::C10;
         bool sawException = false; // its headline line (exception, what()) came
         bool terminate = false; // opened by "terminate called after throwing ..."
+        bool lastErrorNext = false; // the line before was PyTorch's "Last error:"
         int borders = 0;
         bool rootNext = false;
         int summaryFact = -1; // the IdentityFact of the summary block being read
@@ -60,7 +65,7 @@ private:
 
     void append(Open& rec, std::string_view text, const LinePrefix& p, const LineClass& c);
     void promote(Open& rec, std::string_view text, const LinePrefix& p, const LineClass& c, qint64 lineNo);
-    void matchLine(Open& rec, std::string_view text, const LineClass& c);
+    void matchLine(Open& rec, std::string_view text, const LineClass& c, bool headline = false);
     void readSummaryLine(Open& rec, std::string_view message);
 
     FileScan& m_out;

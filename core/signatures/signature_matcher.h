@@ -37,7 +37,9 @@ inline constexpr std::string_view kRestartPhrases[] = { "will restart worker gro
 // that holds one, case-insensitively, so no scanner shortcut skips a line with a failure word in it.
 inline constexpr std::string_view kFailurePhrases[] = { "failed", "failure", "timed out", "error:", "error ",
     "error]", "exception:", "traceback", "caught signal", "segmentation fault", "bus error", "killed",
-    "exit code", "exitcode", "nvrm: xid", "nccl warn", "critical", "fatal ", "fatal:", "fatal]" };
+    "exit code", "exitcode", "nvrm: xid", "nccl warn", "critical", "fatal ", "fatal:", "fatal]", "timing out",
+    "operation timeout", "socket timeout",
+    "free(): ", "malloc(): ", "munmap_chunk(): ", "double free or corruption", "process received signal" };
 
 struct MatcherOptions
 {

@@ -1,0 +1,75 @@
+// SPDX-License-Identifier: MIT
+// The failure vocabulary on real lines: each line that carries a failure word is one, the benign ones
+// are not, and every word found holds one of the prefilter's kFailurePhrases (else a scanner shortcut
+// could skip the line without reading it).
+#include "failure_words.h"
+#include "signature_matcher.h"
+
+#include <QtTest>
+
+using namespace rankscope;
+
+class TestFailureWords : public QObject
+{
+    Q_OBJECT
+private Q_SLOTS:
+    void words_data()
+    {
+        QTest::addColumn<QString>("line");
+        QTest::addColumn<bool>("failure");
+        // From the real cases (tests/data/real*, shared/real-cases) and their threads.
+        QTest::newRow("watchdog, hard-wrapped before 'ran for'")
+            << "(ActorModelRayActor pid=207260, ip=10.0.1.75) [E ProcessGroupNCCL.cpp:475] [Rank 3] Watchdog "
+               "caught collective operation timeout: WorkNCCL(SeqNum=385"
+            << true;
+        QTest::newRow("watchdog's own words") << "WorkNCCL(SeqNum=1, OpType=BROADCAST) ran for 1800087 "
+                                                 "milliseconds before timing out."
+                                              << true;
+        QTest::newRow("c10d store")
+            << "[7] is setting up NCCL communicator and retrieving ncclUniqueId from [0] "
+               "via c10d key-value store by key '0', but store->get('0') got error: "
+               "Socket Timeout"
+            << true;
+        QTest::newRow("UCX banner")
+            << "[qgpuvb813-cvision:1    :0:381] Caught signal 7 (Bus error: nonexistent "
+               "physical address)"
+            << true;
+        QTest::newRow("nccl-tests") << "test: Test CUDA failure common.cu:941 'system not yet initialized'"
+                                    << true;
+        QTest::newRow("exception") << "RuntimeError: CUDA error: invalid device ordinal" << true;
+        QTest::newRow("NCCL WARN without a prefix")
+            << "transport/nvls.cc:165 NCCL WARN Cuda failure 'invalid argument'" << true;
+        QTest::newRow("timed out") << "[E socket.cpp:922] [c10d] The client socket has timed out after 1800s "
+                                      "while trying to connect to (172.17.0.2"
+                                   << true;
+        QTest::newRow("killed") << "Killed" << true;
+        QTest::newRow("glibc heap abort") << "free(): corrupted unsorted chunks" << true;
+        QTest::newRow("OpenMPI signal banner")
+            << "[rack1-93-slot7:186363] *** Process received signal ***" << true;
+        QTest::newRow("double free") << "double free or corruption (!prev)" << true;
+        // Benign: configuration and progress.
+        QTest::newRow("timeout setting") << "NCCL INFO NCCL_IB_TIMEOUT set by environment to 22" << false;
+        QTest::newRow("timeout argument") << "init_process_group(backend='nccl', timeout=1800)" << false;
+        QTest::newRow("no error") << "step 100: loss 2.31, no error so far, error_count=0" << false;
+        QTest::newRow("progress") << "Running tokenizer on dataset:   9%|███▊  | 3000/33000" << false;
+    }
+
+    void words()
+    {
+        QFETCH(QString, line);
+        QFETCH(bool, failure);
+        const std::string bytes = line.toStdString();
+        QCOMPARE(hasFailureWord(bytes), failure);
+        if (!failure)
+            return;
+        const QString lower = line.toLower();
+        bool phrase = false;
+        for (const std::string_view p : kFailurePhrases)
+            phrase =
+                phrase || lower.contains(QString::fromLatin1(p.data(), static_cast<qsizetype>(p.size())));
+        QVERIFY2(phrase, "a failure word the prefilter would not pass");
+    }
+};
+
+QTEST_APPLESS_MAIN(TestFailureWords)
+#include "tst_failure_words.moc"
