@@ -149,15 +149,15 @@ private Q_SLOTS:
 
     // An unknown WARN during NCCL's setup is set aside for the stall only when nothing says it failed: with
     // NCCL's "-> 2" trail after it, the setup failed at that line. The prefix and trail are those of
-    // horovod/horovod#3871 (a WSL2 container); its WARN ("Could not find real path of /sys/class/pci_bus/...")
-    // is now a catalog entry, so the WARN here is reworded to one no entry knows.
+    // horovod/horovod#3871 (a WSL2 container); its WARN ("Could not find real path of
+    // /sys/class/pci_bus/...") is now a catalog entry, so the WARN here is reworded to one no entry knows.
     void unknownWarnPassedUpIsNoHang()
     {
-        const QString head =
-            QStringLiteral("ce1a35ee222c:687:748 [0] NCCL INFO comm 0x5a0 rank 0 nranks 2 cudaDev 0 busId "
-                           "3000 - Init START\n"
-                           "ce1a35ee222c:687:748 [0] graph/xml.cc:332 NCCL WARN Could not resolve the path of "
-                           "/sys/class/pci_bus/0000:03/../../0000:03:00.0\n");
+        const QString head = QStringLiteral(
+            "ce1a35ee222c:687:748 [0] NCCL INFO comm 0x5a0 rank 0 nranks 2 cudaDev 0 busId "
+            "3000 - Init START\n"
+            "ce1a35ee222c:687:748 [0] graph/xml.cc:332 NCCL WARN Could not resolve the path of "
+            "/sys/class/pci_bus/0000:03/../../0000:03:00.0\n");
         const QString trail = QStringLiteral("ce1a35ee222c:687:748 [0] NCCL INFO graph/xml.cc:469 -> 2\n"
                                              "ce1a35ee222c:687:748 [0] NCCL INFO graph/topo.cc:601 -> 2\n");
         const Analysis failed = run({}, head + trail);
