@@ -31,8 +31,7 @@ bool scan(std::string_view s)
     for (std::size_t i = 0; i < s.size(); ++i) {
         const std::string_view at = s.substr(i);
         switch (s[i]) {
-        case 'f': // glibc's heap checks abort with "free(): corrupted unsorted chunks", "free(): invalid
-                  // pointer"
+        case 'f': // glibc's heap checks abort with "free(): corrupted unsorted chunks"
             if (startsWith(at, "failed") || startsWith(at, "failure") || startsWith(at, "free(): "))
                 return true;
             break;

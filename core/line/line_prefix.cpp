@@ -374,8 +374,7 @@ namespace {
 
 // "trainer/0 [1]:host:pid:tid [1] NCCL INFO ...": a whole NCCL prefix behind a wrapper nobody taught the
 // parser. It is taken where a word starts (after a blank, ':', ']', '|' or a Markdown backtick) and the
-// level follows it: INFO
-// at once, WARN and TRACE after the "file:line" NCCL puts between them.
+// level follows it: INFO at once, WARN and TRACE after the "file:line" NCCL puts between them.
 bool readEmbeddedNcclPrefix(LinePrefix& p)
 {
     const std::string_view head = p.message.substr(0, 400);

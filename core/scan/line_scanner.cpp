@@ -20,26 +20,6 @@
 
 namespace rankscope {
 
-// ProcessGroupNCCL names its rank in the message (record_builder.h): "[Rank 2] Watchdog ...", "[PG 0
-// (default_pg) Rank 6] ...",
-// "[PG ID 1 PG GUID 1 Rank 3] ...". A line without a rank prefix (a console without --tee) keeps it.
-int rankInMessage(std::string_view m)
-{
-    const std::string_view head = m.substr(0, 400);
-    for (std::size_t at = head.find("Rank "); at != std::string_view::npos; at = head.find("Rank ", at + 5)) {
-        if (at == 0 || (head[at - 1] != '[' && head[at - 1] != ' '))
-            continue;
-        std::size_t pos = at + 5;
-        int rank = 0;
-        const std::size_t digits = pos;
-        for (; pos < head.size() && head[pos] >= '0' && head[pos] <= '9' && pos - digits < 8; ++pos)
-            rank = rank * 10 + (head[pos] - '0');
-        if (pos > digits && pos < head.size() && head[pos] == ']')
-            return rank;
-    }
-    return -1;
-}
-
 namespace {
 
 // The line's own level is INFO (NCCL INFO/TRACE, a glog 'I', Python logging's INFO, vLLM's "INFO 04-13").

@@ -9,6 +9,23 @@
 
 namespace rankscope {
 
+int rankInMessage(std::string_view m)
+{
+    const std::string_view head = m.substr(0, 400);
+    for (std::size_t at = head.find("Rank "); at != std::string_view::npos; at = head.find("Rank ", at + 5)) {
+        if (at == 0 || (head[at - 1] != '[' && head[at - 1] != ' '))
+            continue;
+        std::size_t pos = at + 5;
+        int rank = 0;
+        const std::size_t digits = pos;
+        for (; pos < head.size() && head[pos] >= '0' && head[pos] <= '9' && pos - digits < 8; ++pos)
+            rank = rank * 10 + (head[pos] - '0');
+        if (pos > digits && pos < head.size() && head[pos] == ']')
+            return rank;
+    }
+    return -1;
+}
+
 namespace {
 
 bool isBorder(std::string_view m, char c)
@@ -143,7 +160,6 @@ void RecordBuilder::promote(
 
 void RecordBuilder::append(Open& rec, std::string_view text, const LinePrefix& p, const LineClass& c)
 {
-    (void)p;
     ScannedEvent& ev = m_out.events[static_cast<size_t>(rec.event)];
     LogEvent& e = ev.event;
     if (e.lineCount < kMaxRecordLines)

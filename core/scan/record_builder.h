@@ -13,8 +13,9 @@
 
 namespace rankscope {
 
-// The rank ProcessGroupNCCL names in a message ("[Rank 2] Watchdog ...", "[PG ID 1 PG GUID 1 Rank 3] ..."),
-// -1 when it names none (line_scanner.cpp).
+// The rank ProcessGroupNCCL names in a message ("[Rank 2] Watchdog ...", "[PG 0 (default_pg) Rank 6] ...",
+// "[PG ID 1 PG GUID 1 Rank 3] ..."), -1 when it names none: a line without a rank prefix (a console
+// without --tee) keeps it.
 int rankInMessage(std::string_view message);
 
 class RecordBuilder
