@@ -147,6 +147,93 @@ private Q_SLOTS:
         QVERIFY(rank2);
     }
 
+    // Every communicator completed init and the log stops a few lines later with no error and no step: the
+    // first collective hung (vllm#9920's shape: SHM channels, a progress bar at 0). The same head followed
+    // by a long run of output is a job that went on, not a hang.
+    void hangAfterInitComplete()
+    {
+        const QString head = QStringLiteral(
+            "ws1:23458:23665 [0] NCCL INFO comm 0x23 rank 0 nranks 2 cudaDev 0 nvmlDev 0 busId 47000 commId "
+            "0x47 - Init COMPLETE\n"
+            "ws1:23541:23673 [1] NCCL INFO Channel 00 : 1[1] -> 0[0] via SHM/direct/direct\n"
+            "ws1:23541:23690 [1] NCCL INFO comm 0x24 rank 1 nranks 2 cudaDev 1 nvmlDev 1 busId 48000 commId "
+            "0x47 - Init COMPLETE\n"
+            "Processed prompts:   0%|          | 0/16 [00:00<?, ?it/s]\n");
+        const Analysis hung = run({}, head);
+        const AttemptAnalysis* a = hung.currentAttempt();
+        QVERIFY(a);
+        QCOMPARE(a->diagnosis.initiatingEvent, -1);
+        QVERIFY(a->diagnosis.failureFound);
+        QCOMPARE(sigId(hung, a->diagnosis.signature), QStringLiteral("nccl-first-collective-hang"));
+        QVERIFY2(a->diagnosis.headline.contains(QLatin1String("after NCCL initialisation")),
+            qPrintable(a->diagnosis.headline));
+        QVERIFY(a->diagnosis.fix.contains(QLatin1String("NCCL_P2P_DISABLE=1")));
+        QCOMPARE(a->diagnosis.evidence.fromLine, qint64(3)); // the last Init COMPLETE
+        QString more;
+        for (int i = 0; i < 60; ++i)
+            more += QStringLiteral("eval batch %1 done\n").arg(i);
+        const Analysis went = run({}, head + more);
+        QVERIFY(went.currentAttempt());
+        QVERIFY2(!went.currentAttempt()->diagnosis.failureFound,
+            qPrintable(went.currentAttempt()->diagnosis.headline));
+    }
+
+    // What a paste cut at the top leaves: the first line that shows the failure heads it. Shapes from
+    // NVIDIA/nccl#1538 (trails whose WARN is above the cut), vllm#7201 (a traceback without its
+    // "Traceback" line, a frame's source quoting "NCCL error: {error_str}"), aws-ofi-nccl#663 (PyTorch 2.2+
+    // tags every line of the exception with "[rank1]:", NCCL's words after "Last error:").
+    void cutPasteHeadsAtItsFirstFailure_data()
+    {
+        QTest::addColumn<QString>("log");
+        QTest::addColumn<QString>("line");
+        QTest::newRow("orphan return trail before another thread's WARN")
+            << QStringLiteral("w-0:5665:5811 [2] NCCL INFO transport.cc:166 -> 2\n"
+                              "w-0:5665:5811 [2] NCCL INFO group.cc:70 -> 2 [Async thread]\n"
+                              "\n"
+                              "w-0:5665:5801 [2] proxy.cc:1487 NCCL WARN [Service thread] Error encountered "
+                              "progressing operation=Connect, res=3, closing connection\n")
+            << QStringLiteral("w-0:5665:5811 [2] NCCL INFO transport.cc:166 -> 2");
+        QTest::newRow("a frame's source line is no event")
+            << QStringLiteral(
+                   "[rank0]:   File \"/x/pynccl_wrapper.py\", line 223, in NCCL_CHECK\n"
+                   "[rank0]:     raise RuntimeError(f\"NCCL error: {error_str}\")\n"
+                   "[rank0]: RuntimeError: NCCL error: invalid usage (run with NCCL_DEBUG=WARN for "
+                   "details)\n")
+            << QStringLiteral(
+                   "[rank0]: RuntimeError: NCCL error: invalid usage (run with NCCL_DEBUG=WARN for "
+                   "details)");
+        QTest::newRow("[rankN]: tagged exception quotes NCCL after Last error:")
+            << QStringLiteral(
+                   "[rank1]: torch.distributed.DistBackendError: NCCL error in: "
+                   "ProcessGroupNCCL.cpp:1970, internal error - please report this issue to the NCCL "
+                   "developers, NCCL version 2.20.5\n"
+                   "[rank1]: ncclInternalError: Internal check failed.\n"
+                   "[rank1]: Last error:\n"
+                   "[rank1]: Some words no catalog entry knows, RC: 7\n")
+            << QStringLiteral("[rank1]: Some words no catalog entry knows, RC: 7");
+        QTest::newRow("NCCL WARN of an argument check beats the later abort")
+            << QStringLiteral("h:2396:2428 [0] misc/argcheck.cc:40 NCCL WARN Reduce : invalid op 9\n"
+                              "h:2396:2428 [0] NCCL INFO enqueue.cc:447 -> 4\n"
+                              "terminate called after throwing an instance of 'std::runtime_error'\n"
+                              "  what():  NCCL Error 4: invalid argument\n")
+            << QStringLiteral("h:2396:2428 [0] misc/argcheck.cc:40 NCCL WARN Reduce : invalid op 9");
+        QTest::newRow("a lead-in to the paste is no event")
+            << QStringLiteral("I get the following error:\n"
+                              "Check failed: result == ncclSuccess (2 vs. 0)  unhandled system error\n")
+            << QStringLiteral("Check failed: result == ncclSuccess (2 vs. 0)  unhandled system error");
+    }
+
+    void cutPasteHeadsAtItsFirstFailure()
+    {
+        QFETCH(QString, log);
+        QFETCH(QString, line);
+        const Analysis an = run({}, log);
+        const AttemptAnalysis* a = an.currentAttempt();
+        QVERIFY(a);
+        QVERIFY2(a->diagnosis.initiatingEvent >= 0, qPrintable(a->diagnosis.headline));
+        QCOMPARE(initiating(*a).text, line);
+    }
+
     // An unknown WARN during NCCL's setup is set aside for the stall only when nothing says it failed: with
     // NCCL's "-> 2" trail after it, the setup failed at that line. The prefix and trail are those of
     // horovod/horovod#3871 (a WSL2 container); its WARN ("Could not find real path of

@@ -52,6 +52,10 @@ private Q_SLOTS:
         QTest::newRow("timeout argument") << "init_process_group(backend='nccl', timeout=1800)" << false;
         QTest::newRow("no error") << "step 100: loss 2.31, no error so far, error_count=0" << false;
         QTest::newRow("progress") << "Running tokenizer on dataset:   9%|███▊  | 3000/33000" << false;
+        // A reporter's lead-in (NVIDIA/caffe#492): the error is the next line, not this one.
+        QTest::newRow("lead-in to a paste") << "I get the following error:" << false;
+        QTest::newRow("lead-in with trailing blanks") << "got this error:  \t" << false;
+        QTest::newRow("error: with its text") << "clang: error: linker command failed" << true;
     }
 
     void words()

@@ -151,6 +151,25 @@ private Q_SLOTS:
                 "operations have failed or timed out.\n"
                 "(RayWorkerWrapper pid=2376) gpu3:2376:2376 [1] misc/socket.cc:50 NCCL WARN socket "
                 "closed\n") } } << 1 << "gpu3" << qint64(2376) << 1 << "";
+        // Inside a node a connection is printed once, by its sender: a process whose Init line was cut
+        // from the paste is still known by "Channel 00 : 1[1] -> 0[0] via SHM/..." (vllm#9920's shape).
+        QTest::newRow("intra-node Channel lines name a process without its Init line")
+            << Files { { QStringLiteral("paste.log"),
+                   QStringLiteral(
+                       "ws1:23458:23665 [0] NCCL INFO comm 0x23 rank 0 nranks 2 cudaDev 0 nvmlDev 0 "
+                       "busId 47000 commId 0x47 - Init COMPLETE\n"
+                       "ws1:23541:23673 [1] NCCL INFO Channel 00 : 1[1] -> 0[0] via SHM/direct/direct\n"
+                       "ws1:23541:23673 [1] NCCL INFO Channel 01/0 : 1[1] -> 0[0] via P2P/CUMEM/read\n"
+                       "ws1:23541:23673 [1] misc/socket.cc:50 NCCL WARN socket closed\n") } }
+            << 1 << "ws1" << qint64(23541) << 1 << "";
+        // A process in two communicators numbers itself twice: its Channel lines then name no rank.
+        QTest::newRow("Channel lines that disagree name no rank") << Files { { QStringLiteral("paste.log"),
+            QStringLiteral("ws1:23458:23665 [0] NCCL INFO comm 0x23 rank 0 nranks 2 cudaDev 0 nvmlDev 0 "
+                           "busId 47000 commId 0x47 - Init COMPLETE\n"
+                           "ws1:23541:23673 [1] NCCL INFO Channel 00 : 1[1] -> 0[0] via SHM/direct/direct\n"
+                           "ws1:23541:23690 [1] NCCL INFO Channel 00 : 3[1] -> 2[0] via SHM/direct/direct\n"
+                           "ws1:23541:23673 [1] misc/socket.cc:50 NCCL WARN socket closed\n") } }
+                                                                  << 0 << "ws1" << qint64(23458) << -1 << "";
     }
 
     void attribution()

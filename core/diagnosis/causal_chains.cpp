@@ -6,8 +6,10 @@
 // earliest error (unrecognised, or a symptom), else the earliest warning; where times are missing or equal,
 // the reason decides: a cause beats an unrecognised error beats a symptom.
 #include "diagnosis_parts.h"
+#include "failure_words.h"
 
 #include <QHash>
+#include <QRegularExpression>
 #include <algorithm>
 #include <optional>
 
@@ -32,8 +34,29 @@ QString processKey(const LogEvent& e)
     return QStringLiteral("file:%1:%2").arg(e.file).arg(e.host);
 }
 
-// The tier of an event that can start a chain: 0 a cause; 1 an unrecognised ERROR or worse, or a symptom
-// (a wrapper exception, a watchdog timeout); 2 an unrecognised WARN. nullopt for what cannot start one
+// NCCL reports its errors at WARN level: a WARN whose own words say something failed ("Connect to ...
+// failed", "Error : ring 0 does not loop back", "timed out") is an error whether or not the catalog knows
+// its wording. One that only notes something ("falling back to simple order") is not.
+bool ncclWarnReportsFailure(const LogEvent& e)
+{
+    const QLatin1String mark("NCCL WARN ");
+    const qsizetype at = e.text.indexOf(mark);
+    if (at < 0)
+        return false;
+    const QStringView rest = QStringView(e.text).mid(at + mark.size());
+    const QByteArray words = rest.toUtf8();
+    if (hasFailureWord(std::string_view(words.constData(), static_cast<size_t>(words.size()))))
+        return true;
+    // NCCL's argument and consistency checks: "Broadcast : invalid root 0", "Mismatched NCCL version".
+    static const QRegularExpression checks(
+        QStringLiteral(R"(\b(?:[Ii]nvalid|[Mm]ismatch\w*|[Uu]nable to)\b)"));
+    return checks.match(rest).hasMatch();
+}
+
+// The tier of an event that can start a chain: 0 a cause; 1 an unrecognised ERROR or worse, an NCCL WARN
+// that reports a failure or passes an error up (its "-> N" trail, or a trail whose WARN is not in the log),
+// or a symptom (a wrapper exception, a watchdog timeout); 2 another unrecognised
+// WARN. nullopt for what cannot start one
 // (context, INFO). Within a tier the earliest wins: the first error of a job is where it failed, whether
 // the catalog knows it or only knows it as a consequence.
 std::optional<int> tierOf(const Incident& inc, const Catalog& cat, int event)
@@ -45,7 +68,8 @@ std::optional<int> tierOf(const Incident& inc, const Catalog& cat, int event)
     case roleRank(SignatureRole::Symptom):
         return e.severity >= Severity::Warn || e.failureWord ? std::optional<int>(1) : std::nullopt;
     case kUnmatchedRoleRank:
-        if (e.severity >= Severity::Error)
+        if (e.severity >= Severity::Error
+            || (e.severity == Severity::Warn && (ncclWarnReportsFailure(e) || passesAnErrorUp(e))))
             return 1;
         return e.severity >= Severity::Warn ? std::optional<int>(2) : std::nullopt;
     default:

@@ -42,6 +42,17 @@ void renderSignatureTexts(const Signature& sig, const RenderContext& ctx, Diagno
     d.fixContext = ctx;
 }
 
+// NCCL handed the warning's failure up: its record carries a return-code trail with an error
+// ("graph/search.cc:749 -> 2", "init.cc:1234 -> 6 [Async thread]"), so the call failed there and then.
+bool passesAnErrorUp(const LogEvent& e)
+{
+    static const QRegularExpression trail(
+        QStringLiteral(R"(\.(?:cc|cu|c|h|cpp):\d+(?: \([^)]*\))? -> [1-9])"));
+    return trail.match(e.text).hasMatch() // a trail whose WARN is not in the log heads its own record
+        || std::any_of(e.continuation.begin(), e.continuation.end(),
+            [](const QString& line) { return trail.match(line).hasMatch(); });
+}
+
 } // namespace detail
 
 QStringList suspectLines(const std::vector<Suspect>& suspects)
@@ -70,16 +81,6 @@ QStringList suspectLines(const std::vector<Suspect>& suspects)
 }
 
 namespace {
-
-// NCCL handed the warning's failure up: its record carries a return-code trail with an error
-// ("graph/search.cc:749 -> 2", "init.cc:1234 -> 6 [Async thread]"), so the call failed there and then.
-bool passesAnErrorUp(const LogEvent& e)
-{
-    static const QRegularExpression trail(
-        QStringLiteral(R"(\.(?:cc|cu|c|h|cpp):\d+(?: \([^)]*\))? -> [1-9])"));
-    return std::any_of(e.continuation.begin(), e.continuation.end(),
-        [](const QString& line) { return trail.match(line).hasMatch(); });
-}
 
 QString usedNic(const RankInfo* r)
 {

@@ -24,6 +24,8 @@ void renderSignatureTexts(const Signature& sig, const RenderContext& ctx, Diagno
 // A hang without an error line: NCCL's setup began and no communicator completed it. Fills the headline
 // and the catalog's stall entry (Signature::stall); false when the incident shows no such stall.
 bool diagnoseStall(const Incident& inc, const Catalog& cat, Diagnosis& d);
+// The event's record carries an NCCL return-code trail with an error ("graph/search.cc:749 -> 2").
+bool passesAnErrorUp(const LogEvent& e);
 QString peerDescription(const Incident& inc, const QString& peer);
 
 } // namespace rankscope::detail

@@ -1,7 +1,11 @@
 // SPDX-License-Identifier: MIT
-// Hangs with no error line. A log that shows NCCL's setup starting ("NCCL version", "Bootstrap", "Init
-// START") and no "Init COMPLETE" anywhere stopped inside communicator init: no rank says why, so the
-// catalog's stall entry names the usual reasons and the experiments that tell them apart.
+// Hangs with no error line, told apart by how far NCCL got:
+// - setup started ("NCCL version", "Bootstrap", "Init START") and no "Init COMPLETE" anywhere: the job
+//   stopped inside communicator init;
+// - a communicator completed init and no training step followed: the job stopped in its first collective,
+//   where data first moves between the GPUs over the paths init chose.
+// No rank says why, so the catalog's stall entry for the phase names the usual reasons and the experiments
+// that tell them apart.
 #include "diagnosis_parts.h"
 #include "template_render.h"
 
@@ -10,30 +14,70 @@
 
 namespace rankscope::detail {
 
+namespace {
+
+// A job that went on past its first collective prints on: results, evaluation, more communicators. A log
+// that ends within this many lines of its last Init COMPLETE stopped there; one that goes on did not
+// (a healthy run whose progress lines the scanner does not know is no hang).
+constexpr qint64 kStallTailLines = 50;
+
+int stallEntry(const Catalog& cat, QLatin1String phase)
+{
+    for (int s = 0; s < static_cast<int>(cat.signatures.size()); ++s) {
+        if (cat.signatures[static_cast<size_t>(s)].stall == phase)
+            return s;
+    }
+    return -1;
+}
+
+} // namespace
+
 bool diagnoseStall(const Incident& inc, const Catalog& cat, Diagnosis& d)
 {
-    if (inc.ncclInitFile < 0 || inc.ncclInitCompleted || inc.progressSeen)
-        return false; // no NCCL setup, or it completed, or training steps ran: not a stall in init
+    if (inc.progressSeen)
+        return false; // training steps ran: not a stall before the first step
+    int file = -1;
+    qint64 line = 0;
     int stall = -1;
-    for (int s = 0; s < static_cast<int>(cat.signatures.size()) && stall < 0; ++s) {
-        if (cat.signatures[static_cast<size_t>(s)].stall == QLatin1String("nccl-init"))
-            stall = s;
+    if (inc.ncclInitFile >= 0 && !inc.ncclInitCompleted) {
+        file = inc.ncclInitFile;
+        line = inc.ncclInitLine;
+        stall = stallEntry(cat, QLatin1String("nccl-init"));
+        const QString at =
+            QStringLiteral("%1:%2").arg(inc.files[static_cast<size_t>(file)].displayPath).arg(line);
+        d.confidenceReasons << QStringLiteral("no line reports an error; NCCL's setup began at %1 and no "
+                                              "communicator printed Init COMPLETE")
+                                   .arg(at);
+        d.headline =
+            QStringLiteral("No error line, but the job hung in NCCL initialisation: setup began (%1) "
+                           "and no communicator completed init.")
+                .arg(at);
+    } else if (inc.ncclInitCompleteFile >= 0 && inc.linesAfterInitComplete <= kStallTailLines) {
+        file = inc.ncclInitCompleteFile;
+        line = inc.ncclInitCompleteLine;
+        stall = stallEntry(cat, QLatin1String("nccl-first-collective"));
+        const QString at =
+            QStringLiteral("%1:%2").arg(inc.files[static_cast<size_t>(file)].displayPath).arg(line);
+        d.confidenceReasons << QStringLiteral("no line reports an error; a communicator completed init (%1), "
+                                              "no training step was logged and no log goes on more than %2 "
+                                              "lines after its last Init COMPLETE")
+                                   .arg(at)
+                                   .arg(inc.linesAfterInitComplete);
+        d.headline =
+            QStringLiteral("No error line, but the job hung after NCCL initialisation: init completed "
+                           "(%1) and the log ends %2 line(s) later with no training step, so the first "
+                           "collective never finished.")
+                .arg(at)
+                .arg(inc.linesAfterInitComplete);
+    } else {
+        return false; // no NCCL setup, or the logs go on well past init: nothing tells where it stopped
     }
-    const FileInfo& file = inc.files[static_cast<size_t>(inc.ncclInitFile)];
     d.failureFound = true;
     d.signature = stall;
     d.confidence = QStringLiteral("low");
-    d.confidenceReasons << QStringLiteral("no line reports an error; NCCL's setup began at %1:%2 and no "
-                                          "communicator printed Init COMPLETE")
-                               .arg(file.displayPath)
-                               .arg(inc.ncclInitLine);
-    d.headline = QStringLiteral("No error line, but the job hung in NCCL initialisation: setup began (%1:%2) "
-                                "and no communicator completed init.")
-                     .arg(file.displayPath)
-                     .arg(inc.ncclInitLine);
-    d.evidence.file = inc.ncclInitFile;
-    d.evidence.fromLine = inc.ncclInitLine;
-    d.evidence.toLine = inc.ncclInitLine;
+    d.evidence.file = file;
+    d.evidence.fromLine = line;
+    d.evidence.toLine = line;
     if (stall < 0)
         return true;
     const Signature& sig = cat.signatures[static_cast<size_t>(stall)];

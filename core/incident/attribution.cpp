@@ -5,6 +5,7 @@
 
 #include <QHash>
 #include <QSet>
+#include <algorithm>
 #include <future>
 #include <map>
 #include <tuple>
@@ -48,6 +49,10 @@ struct Joiner
     // pid -> ranks that a wrapped process stated for itself (WrapperRank): the wrapper's host is an IP or
     // nothing, NCCL's is a name, so these are keyed by pid alone and used only when the pid is unambiguous.
     std::unordered_map<qint64, QSet<int>> byWrapperPid;
+    // (host, pid) -> ranks that a process's intra-node Channel lines give it ("Channel 00 : 1[1] -> 0[0] via
+    // SHM/..." is printed by rank 1): used only for a process without an Init line (a paste that cut it), and
+    // only when they agree, since a process in several communicators prints several numberings.
+    std::unordered_map<HostPid, QSet<int>, KeyHash> byChannelProc;
     QSet<QString> warned;
 
     void warn(const QString& text)
@@ -124,6 +129,8 @@ struct Joiner
                     mapProcess(f.host, f.pid, f.ncclDev, f.rank, f.nRanks, where);
                 } else if (f.kind == IdentityFact::Kind::WrapperRank && f.pid >= 0) {
                     byWrapperPid[f.pid].insert(f.rank);
+                } else if (f.kind == IdentityFact::Kind::ChannelLocal && f.pid >= 0) {
+                    byChannelProc[{ f.host, f.pid }].insert(f.rank);
                 }
             }
         }
@@ -234,6 +241,9 @@ struct Joiner
             return *all->second.begin();
         if (all != byProc.end())
             return -1; // NCCL knows this process under several ranks: a wrapper's word does not choose
+        auto channels = byChannelProc.find({ host, pid });
+        if (channels != byChannelProc.end() && channels->second.size() == 1)
+            return *channels->second.begin();
         auto wrapped = byWrapperPid.find(pid);
         if (wrapped != byWrapperPid.end() && wrapped->second.size() == 1)
             return *wrapped->second.begin();
@@ -371,10 +381,12 @@ void Joiner::resolveFiles()
         if (fileRank < 0 && s.hints.pid >= 0)
             fileRank = resolveProcess(s.hints.host, s.hints.pid, -1);
         QSet<int> contentRanks;
+        QSet<qint64> rankedPids; // the processes whose own lines name their rank (by pid; -1: a rank tag)
         for (const StreamStats& st : s.streams) {
             const int r = resolveStream(s, st.key, -1, QString(), teeRank);
             if (r >= 0) {
                 contentRanks.insert(r);
+                rankedPids.insert(st.key.pid);
                 auto ri = ranks.find(r);
                 if (ri != ranks.end() && !ri->second.host.isEmpty())
                     ++hostVotes[ri->second.host];
@@ -405,13 +417,21 @@ void Joiner::resolveFiles()
         // in a multiplexed console (tee or launcher prefixes) they belong to the launcher, not a rank.
         const bool multiplexed = std::any_of(s.streams.begin(), s.streams.end(),
             [](const StreamStats& st) { return st.key.teeLocalRank >= 0 || st.key.launcherRank >= 0; });
-        if (fileRank < 0 && contentRanks.size() == 1 && !multiplexed)
+        // The one rank its lines name is the file's only when the file is that process's: a line of another
+        // pid than the ranked one (a paste of two processes, one of which never printed its rank) is not
+        // given it. A rank known only from "[rankN]:" tags has no pid to tell its process apart.
+        bool rankFromContent = false;
+        if (fileRank < 0 && contentRanks.size() == 1 && !multiplexed) {
             fileRank = *contentRanks.begin();
+            rankFromContent = true;
+        }
 
         std::vector<int> streamRank(s.streams.size(), -1);
         for (size_t i = 0; i < s.streams.size(); ++i) {
             StreamStats& st = s.streams[i];
-            const int r = resolveStream(s, st.key, fileRank, fileHost, teeRank);
+            const bool otherProcess = rankFromContent && st.key.pid >= 0 && !rankedPids.contains(st.key.pid)
+                && std::any_of(rankedPids.begin(), rankedPids.end(), [](qint64 pid) { return pid >= 0; });
+            const int r = resolveStream(s, st.key, otherProcess ? -1 : fileRank, fileHost, teeRank);
             streamRank[i] = r;
             s.streams[i].rank = r;
             if (r < 0) {
@@ -427,6 +447,10 @@ void Joiner::resolveFiles()
                 const auto wrapped = byWrapperPid.find(st.key.pid);
                 if (wrapped != byWrapperPid.end() && wrapped->second.size() == 1
                     && *wrapped->second.begin() == r)
+                    info.pid = st.key.pid;
+                const auto channels = byChannelProc.find({ st.key.host, st.key.pid });
+                if (channels != byChannelProc.end() && channels->second.size() == 1
+                    && *channels->second.begin() == r)
                     info.pid = st.key.pid;
             }
             if (info.localRank < 0 && st.key.teeLocalRank >= 0)
@@ -471,7 +495,7 @@ void buildIncident(std::vector<FileScan>& scans, Incident& inc)
             return sortEvents(scans, std::move(earlier), fileBase);
         });
     inc.events.clear();
-    Joiner j { scans, inc, {}, {}, {}, {}, {}, {}, {} };
+    Joiner j { scans, inc, {}, {}, {}, {}, {}, {}, {}, {} };
     j.readFacts();
     j.resolveFiles();
     for (std::size_t i = 0; i < scans.size(); ++i) {
@@ -480,6 +504,13 @@ void buildIncident(std::vector<FileScan>& scans, Incident& inc)
             inc.ncclInitLine = scans[i].ncclInitLine;
         }
         inc.ncclInitCompleted = inc.ncclInitCompleted || scans[i].ncclInitComplete;
+        if (scans[i].ncclInitComplete && inc.ncclInitCompleteFile < 0) {
+            inc.ncclInitCompleteFile = fileBase + static_cast<int>(i);
+            inc.ncclInitCompleteLine = scans[i].ncclInitCompleteLine;
+        }
+        if (scans[i].ncclInitComplete)
+            inc.linesAfterInitComplete =
+                std::max(inc.linesAfterInitComplete, scans[i].info.lines - scans[i].ncclInitCompleteLine);
         mergeLaunch(inc.launch, fileBase + static_cast<int>(i), scans[i].launch);
         for (const StreamStats& st : scans[i].streams)
             inc.progressSeen = inc.progressSeen || !st.lastStep.isEmpty();

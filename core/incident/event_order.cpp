@@ -119,7 +119,7 @@ EventOrder sortEvents(std::vector<FileScan>& scans, std::vector<LogEvent> earlie
             return a.timed;
         if (a.ms != b.ms)
             return a.ms < b.ms;
-        if (a.ncclWarn != b.ncclWarn)
+        if (a.timed && a.ncclWarn != b.ncclWarn)
             return a.ncclWarn;
         if (a.timed && a.severity != b.severity)
             return a.severity < b.severity;

@@ -190,7 +190,7 @@ LoadResult loadIncidents(const LoadOptions& options, const CancelToken* cancel, 
         inc.skipped = skipped;
         buildIncident(attemptScans, inc);
         if (options.catalog)
-            anchorQuotedLastErrors(inc.events, *options.catalog);
+            anchorQuotedLastErrors(inc.events);
         if (options.release)
             options.release->release(std::move(attemptScans));
         for (const FileInfo& f : inc.files) {

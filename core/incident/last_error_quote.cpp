@@ -2,7 +2,6 @@
 #include "last_error_quote.h"
 
 #include "line_prefix.h"
-#include "signature_catalog.h"
 
 namespace rankscope {
 
@@ -16,27 +15,17 @@ QString messageOf(const QString& raw)
     return QString::fromUtf8(p.message.data(), static_cast<qsizetype>(p.message.size())).trimmed();
 }
 
-// The record's signature names NCCL's failure: a cause, or a symptom in NCCL's own words (the "Error while
-// creating shared memory segment" it quotes). The wrapper's own entries (PyTorch's) are left where they are.
-bool quotesNcclFailure(const LogEvent& e, const Catalog& catalog)
-{
-    if (e.signature < 0 || e.signature >= static_cast<int>(catalog.signatures.size()))
-        return false;
-    const Signature& sig = catalog.signatures[static_cast<size_t>(e.signature)];
-    if (sig.role == SignatureRole::Cause)
-        return true;
-    return sig.role == SignatureRole::Symptom && !sig.stacks.isEmpty()
-        && (sig.stacks.front() == QLatin1String("NCCL") || sig.stacks.front() == QLatin1String("RCCL"));
-}
-
 } // namespace
 
-void anchorQuotedLastErrors(std::vector<LogEvent>& events, const Catalog& catalog)
+void anchorQuotedLastErrors(std::vector<LogEvent>& events)
 {
     for (LogEvent& e : events) {
         // The record's lines are consecutive only when every one of them was kept.
         const qsizetype kept = e.continuation.size();
-        if (kept < 2 || e.lineCount != kept + 1 || !quotesNcclFailure(e, catalog))
+        // A record whose best match is the wrapper's own entry, or none, still quotes where NCCL failed: a
+        // quote the catalog does not know ("NET/OFI Unable to insert remote address ...") heads it too, with
+        // the wrapper's signature, since it is the first line that says what went wrong.
+        if (kept < 2 || e.lineCount != kept + 1)
             continue;
         if (e.text.contains(QLatin1String(" NCCL WARN ")) || e.text.contains(QLatin1String(" NCCL INFO ")))
             continue;

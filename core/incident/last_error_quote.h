@@ -12,11 +12,10 @@
 
 namespace rankscope {
 
-struct Catalog;
-
-// Re-anchors each event whose record quotes NCCL's failure (a cause, or a symptom in NCCL's words) after
-// "Last error:" at the quoted line. Leaves NCCL WARN records (their "-> N" trails are collected by thread,
-// not by position) and records cut at the continuation limit alone: their line offsets are not known.
-void anchorQuotedLastErrors(std::vector<LogEvent>& events, const Catalog& catalog);
+// Re-anchors each event whose record quotes NCCL's failure after "Last error:" at the quoted line, whether
+// or not the catalog knows the quoted words (the signature stays the record's best match). Leaves NCCL WARN
+// records (their "-> N" trails are collected by thread, not by position) and records cut at the continuation
+// limit alone: their line offsets are not known.
+void anchorQuotedLastErrors(std::vector<LogEvent>& events);
 
 } // namespace rankscope

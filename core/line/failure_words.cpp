@@ -25,6 +25,15 @@ bool levelWordAt(std::string_view s, std::size_t at, std::string_view word)
     return wordAt(s, at, word) && end < s.size() && (s[end] == ' ' || s[end] == ':' || s[end] == ']');
 }
 
+bool blankFrom(std::string_view s, std::size_t at)
+{
+    for (; at < s.size(); ++at) {
+        if (s[at] != ' ' && s[at] != '\t')
+            return false;
+    }
+    return true;
+}
+
 // One pass that stops only at the letters a failure word starts with.
 bool scan(std::string_view s)
 {
@@ -75,7 +84,10 @@ bool scan(std::string_view s)
                 return true;
             break;
         case 'e':
-            if (wordAt(s, i, "error:") || startsWith(at, "exit code") || startsWith(at, "exitcode"))
+            // "error:" with nothing after it leads into what follows ("I get the following error:"); the
+            // error itself is on the next line.
+            if ((wordAt(s, i, "error:") && !blankFrom(s, i + 6)) || startsWith(at, "exit code")
+                || startsWith(at, "exitcode"))
                 return true;
             break;
         case 'C':

@@ -148,6 +148,9 @@ struct Incident
     int ncclInitFile = -1;
     qint64 ncclInitLine = 0;
     bool ncclInitCompleted = false;
+    int ncclInitCompleteFile = -1; // the first file where a communicator printed Init COMPLETE
+    qint64 ncclInitCompleteLine = 0; // its last such line
+    qint64 linesAfterInitComplete = -1; // the most lines any file printed after its last Init COMPLETE
     bool progressSeen = false; // some stream printed a "step N" progress line: the job got past init
     int firstWarn = -1; // index into events: the earliest WARN or worse overall
     std::vector<TorchrunFailure> torchrunFailures;

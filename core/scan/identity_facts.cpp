@@ -101,6 +101,20 @@ bool parseChannel(std::string_view m, IdentityFact& f)
     return true;
 }
 
+// Inside a node NCCL prints a connection once, from the sending side, with no [send]/[receive]: the first
+// rank is the writer's own (p2p.cc and shm.cc print myInfo->rank first).
+bool parseLocalChannel(std::string_view m, IdentityFact& f)
+{
+    static const RE2 re(
+        R"(^Channel \d+(?:/\d+)? : (\d+)\[[0-9a-f]+\] -> (\d+)\[[0-9a-f]+\] via (?:P2P|SHM)/)");
+    int from = -1, to = -1;
+    if (!RE2::PartialMatch(piece(m), re, &from, &to))
+        return false;
+    f.kind = IdentityFact::Kind::ChannelLocal;
+    f.rank = from;
+    return true;
+}
+
 bool parseAffinity(std::string_view m, IdentityFact& f)
 {
     static const RE2 re(
@@ -144,7 +158,10 @@ bool parseNcclIdentity(std::string_view m, IdentityFact& f)
     case 'N':
         return parseNetUsing(m, f);
     case 'C':
-        return m.find("via NET/") != std::string_view::npos && parseChannel(m, f);
+        if (m.find("via NET/") != std::string_view::npos)
+            return parseChannel(m, f);
+        return (m.find("via P2P/") != std::string_view::npos || m.find("via SHM/") != std::string_view::npos)
+            && parseLocalChannel(m, f);
     case 'S':
         return parseAffinity(m, f);
     case 'B':

@@ -38,6 +38,7 @@ struct IdentityFact
         NodeInfo, // "comm 0x.. rank R nRanks N nNodes K localRanks L localRank l"
         NetUsing, // "NET/IB : Using [0]mlx5_0:1/IB ...; OOB ens1f0:10.0.0.1<0>"
         ChannelNet, // "Channel 00/0 : 7[3] -> 0[0] [send] via NET/IB/0(/GDRDMA)"
+        ChannelLocal, // "Channel 01/0 : 1[1] -> 0[0] via P2P/CUMEM/read", "... via SHM/direct/direct"
         Affinity, // "Setting affinity for GPU 3 to 32-63,96-127"
         Bootstrap, // "Bootstrap: Using ens1f0:10.10.0.12<0>"
         NcclTestsRank, // "#  Rank  2 Group  0 Pid 3164639 on fengyun device  0 [0x01] ..."

@@ -66,6 +66,20 @@ std::string unwrapPasted(std::string_view line)
     return out;
 }
 
+// "transport.cc:166 -> 2": the trail's code is an error (0 is success).
+bool passesErrorUp(std::string_view m)
+{
+    const std::size_t at = m.find(" -> ");
+    return at != std::string_view::npos && at + 4 < m.size() && m[at + 4] >= '1' && m[at + 4] <= '9';
+}
+
+// '  File "/x/pynccl.py", line 118, in all_reduce': one frame of a Python traceback.
+bool isTracebackFrame(std::string_view m)
+{
+    const std::string_view t = trimLeft(m);
+    return startsWith(t, "File \"") && t.find("\", line ") != std::string_view::npos;
+}
+
 } // namespace
 
 QString bytesToQString(std::string_view s)
@@ -168,6 +182,11 @@ void LineScanner::line(std::string_view raw, qint64 offset, bool cut)
         m_records.stampSeen(p.stamp, m_lineNo);
     }
 
+    const bool frame = isTracebackFrame(p.message);
+    const bool frameSource = !frame && m_frameLine == m_lineNo - 1 && !p.message.empty()
+        && (p.message[0] == ' ' || p.message[0] == '\t');
+    if (frame)
+        m_frameLine = m_lineNo;
     m_launch.lookPrefix(p, text, m_lineNo);
     if (m_records.continueRecord(p, c, text, m_lineNo)) {
         // A traceback's frames name the framework ("deepspeed/runtime/engine.py"); the prefilter knows
@@ -178,6 +197,8 @@ void LineScanner::line(std::string_view raw, qint64 offset, bool cut)
     }
 
     ++st.counts[static_cast<size_t>(c.severity)];
+    if (frameSource)
+        return; // a frame's source line outside a record (the paste began below "Traceback")
     readFacts(p, text);
     noteStep(p.message, stream);
     if (p.nccl == NcclLevel::None && saysRestart(p.message)) { // torchrun's agent, never an NCCL line
@@ -213,6 +234,11 @@ void LineScanner::line(std::string_view raw, qint64 offset, bool cut)
         if (!saysInfoLevel(p))
             severity = Severity::Error;
     }
+    // NCCL's "file.cc:123 -> 2" passes an error up. Right after a WARN of its thread it joined that record
+    // (continueRecord); without one, the WARN was cut from the paste or never printed, and the trail is the
+    // first sign of the failure in this process.
+    if (c.shape == LineShape::NcclReturnTrail && passesErrorUp(p.message) && severity < Severity::Warn)
+        severity = Severity::Warn;
     if (severity < Severity::Warn && !match && !failureWord && c.shape != LineShape::TracebackStart)
         return;
 
@@ -324,7 +350,8 @@ qint64 LineScanner::repeatedGlogLine(const char* start, qint64 avail, qint64 off
 inline int LineScanner::glogStream(int entry, std::string_view text)
 {
     if (m_glog.severityOf(entry, text) != 'I'
-        || m_records.collecting(m_glog.launcherRankOf(entry), m_glog.teeLocalRankOf(entry)))
+        || m_records.collecting(
+            m_glog.launcherRankOf(entry), m_glog.teeLocalRankOf(entry), m_glog.globalRankOf(entry)))
         return -1;
     const int stream = m_glog.stream(entry, m_segment);
     return stream >= 0 && m_out.streams[static_cast<size_t>(stream)].hasStamp ? stream : -1;

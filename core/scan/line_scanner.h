@@ -126,6 +126,10 @@ private:
     };
     std::vector<StepDigits> m_stepDigits; // per stream: the number of its last "step N" line
     qint64 m_lineNo = 0;
+    // The last line that was a Python traceback frame ('  File "x.py", line 9, in f'): the indented line
+    // right after it is that frame's source code ('raise RuntimeError(f"NCCL error: {e}")'), which quotes
+    // words of an error but never is one, even where a paste cut the "Traceback" line above it.
+    qint64 m_frameLine = -1;
     struct WrapCandidate
     {
         qint64 line = -1; // the unmatched failure line, -1 when there is none

@@ -128,8 +128,10 @@ void LineScanner::readFacts(const LinePrefix& p, std::string_view text)
             m_out.ncclInitSeen = true;
             m_out.ncclInitLine = m_lineNo;
         }
-        if (m.find("Init COMPLETE") != std::string_view::npos)
+        if (m.find("Init COMPLETE") != std::string_view::npos) {
             m_out.ncclInitComplete = true;
+            m_out.ncclInitCompleteLine = m_lineNo;
+        }
     }
     IdentityFact f;
     bool found = false;

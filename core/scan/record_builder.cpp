@@ -7,6 +7,8 @@
 
 #include <re2/re2.h>
 
+#include <algorithm>
+
 namespace rankscope {
 
 int rankInMessage(std::string_view m)
@@ -75,13 +77,22 @@ bool RecordBuilder::continueRecord(
     }
     if (m_open.empty())
         return false; // the common case: no traceback or c10 message is being collected
-    const Channel channel { p.launcherRank, p.teeLocalRank };
-    auto it = m_open.find(channel);
+    auto it = m_open.find({ p.launcherRank, p.teeLocalRank, p.globalRank });
+    if (p.globalRank >= 0) {
+        // A rank's tagged line is a new message for the untagged record of its launcher channel.
+        m_open.erase({ p.launcherRank, p.teeLocalRank, -1 });
+    } else if (it == m_open.end()) {
+        // An untagged line under a tagged record ("Exception raised from ..." under "[rank7]:[E ...]"):
+        // the record of that launcher channel, whichever rank tagged it.
+        it = std::find_if(m_open.begin(), m_open.end(), [&](const auto& open) {
+            return std::get<0>(open.first) == p.launcherRank && std::get<1>(open.first) == p.teeLocalRank;
+        });
+    }
     if (it == m_open.end())
         return false;
     Open& rec = it->second;
-    // A new message (its own stamp or rank prefix) ends the record, except inside torchrun's summary.
-    const bool newMessage = p.globalRank >= 0 || p.stamp.found();
+    // A new message (its own stamp) ends the record, except inside torchrun's summary.
+    const bool newMessage = p.stamp.found();
     if (newMessage && rec.kind != Kind::ChildFailed) {
         m_open.erase(it);
         return false;
@@ -248,9 +259,10 @@ void RecordBuilder::open(ScannedEvent&& ev, const LinePrefix& p, const LineClass
         p.message.find("ChildFailedError") != std::string_view::npos && c.shape == LineShape::ExceptionLine;
     m_out.events.push_back(std::move(ev));
     const int index = static_cast<int>(m_out.events.size()) - 1;
-    const Channel channel { p.launcherRank, p.teeLocalRank };
+    const Channel channel { p.launcherRank, p.teeLocalRank, p.globalRank };
     m_open.erase(channel);
-    if (p.nccl == NcclLevel::Warn) {
+    if (p.nccl == NcclLevel::Warn
+        || c.shape == LineShape::NcclReturnTrail) { // the rest of the trail joins it
         m_ncclWarn[{ p.pid, p.tid }] = index;
         return;
     }

@@ -9,6 +9,7 @@
 #include "severity_rules.h"
 
 #include <map>
+#include <tuple>
 #include <utility>
 
 namespace rankscope {
@@ -37,10 +38,10 @@ public:
     bool waitingForStamp() const { return !m_waitingForStamp.empty(); }
     void finish();
     // True while a traceback, c10 message or torchrun summary is being collected on the channel of these
-    // launcher and tee ranks: a line of that channel without an NCCL prefix may belong to it.
-    bool collecting(int launcherRank, int teeLocalRank) const
+    // launcher, tee and c10 ranks: a line of that channel without an NCCL prefix may belong to it.
+    bool collecting(int launcherRank, int teeLocalRank, int globalRank) const
     {
-        return !m_open.empty() && m_open.count({ launcherRank, teeLocalRank }) != 0;
+        return !m_open.empty() && m_open.count({ launcherRank, teeLocalRank, globalRank }) != 0;
     }
 
 private:
@@ -62,7 +63,9 @@ private:
         bool rootNext = false;
         int summaryFact = -1; // the IdentityFact of the summary block being read
     };
-    using Channel = std::pair<int, int>; // launcher rank, tee local rank
+    // Launcher rank, tee local rank, c10 rank prefix: PyTorch 2.2+ tags every line of an exception with
+    // "[rankN]:", so one rank's record goes on under its tag while another rank's lines interleave.
+    using Channel = std::tuple<int, int, int>;
 
     void append(Open& rec, std::string_view text, const LinePrefix& p, const LineClass& c);
     void promote(Open& rec, std::string_view text, const LinePrefix& p, const LineClass& c, qint64 lineNo);

@@ -65,6 +65,7 @@ public:
     }
     int launcherRankOf(int entry) const { return m_entries[static_cast<std::size_t>(entry)].launcherRank; }
     int teeLocalRankOf(int entry) const { return m_entries[static_cast<std::size_t>(entry)].teeLocalRank; }
+    int globalRankOf(int entry) const { return m_entries[static_cast<std::size_t>(entry)].globalRank; }
     // The stream the scanner gave an entry's lines in attempt `segment`, or -1 when it has not said.
     int stream(int entry, int segment) const
     {

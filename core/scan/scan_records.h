@@ -72,6 +72,7 @@ struct FileScan
     bool ncclInitSeen = false; // an NCCL setup line ("NCCL version", "Bootstrap", "Init START")
     qint64 ncclInitLine = 0; // the first of them (1-based)
     bool ncclInitComplete = false; // some communicator printed "Init COMPLETE"
+    qint64 ncclInitCompleteLine = 0; // the last such line (1-based)
     std::vector<LaunchHit> launch; // the first line of each launcher and framework seen (launch_detect.h)
 };
 

@@ -356,9 +356,10 @@ std::optional<Signature> readEntry(const json& entry, const QString& fileName, c
     // line: it needs no pattern and no example.
     if (entry.contains("stall")) {
         s.stall = r.string("stall");
-        if (s.stall != QLatin1String("nccl-init"))
+        if (s.stall != QLatin1String("nccl-init") && s.stall != QLatin1String("nccl-first-collective"))
             r.error(QStringLiteral("stall"),
-                QStringLiteral("must be 'nccl-init' (NCCL setup began, no Init COMPLETE)"));
+                QStringLiteral("must be 'nccl-init' (NCCL setup began, no Init COMPLETE) or "
+                               "'nccl-first-collective' (Init COMPLETE, no training step after it)"));
     }
     s.patterns = r.list("patterns", s.stall.isEmpty());
     for (int i = 0; i < s.patterns.size(); ++i)
