@@ -106,6 +106,19 @@ private Q_SLOTS:
         QVERIFY(lines[2].startsWith("frame #0"));
     }
 
+    // A progress bar redraws its own line (ultralytics/yolov5#4400: a watchdog message glued to the bar of
+    // the rank that was still busy): it is never the tail of the line before it.
+    void progressBarStartsItsOwnRecord()
+    {
+        QVERIFY(
+            startsOwnRecord("train: Scanning '../coco/labels/train' images and labels...43731 found:  97%|"
+                            "\xe2\x96\x88\xe2\x96\x89| 43843/45049 [01:07<00:16, 74.98it/s][E "
+                            "ProcessGroupNCCL.cpp:327] Some NCCL operations have failed or timed out."));
+        QVERIFY(startsOwnRecord("Preparing test set...:  39%|###9      | 26/67 [24:51<30:30, 44.65s/it]"));
+        QVERIFY(!startsOwnRecord("milliseconds before timing out."));
+        QVERIFY(!startsOwnRecord(", 44737)."));
+    }
+
     void wrappedWarnIsMatchedWithItsCaptures()
     {
         AnalysisRequest request;

@@ -82,6 +82,7 @@ struct Head
     int event = -1;
     int tier = 0;
     int order = 0; // headOrder() of its catalog role
+    int explainedBy = -1; // a cause right after an unrecognised head, of the same process (explains())
 };
 
 // Among heads at equal times: a cause first, then an unrecognised error, then a symptom.
@@ -90,6 +91,15 @@ int headOrder(int role)
     if (role == kUnmatchedRoleRank)
         return 1;
     return role == roleRank(SignatureRole::Symptom) ? 2 : 0;
+}
+
+// An unrecognised line followed within kQuoteGapLines by a cause of the same process is one failure told
+// twice, NCCL style: "Call to open failed: No such file or directory", then "Error while attaching to shared
+// memory segment". The first line stays where the failure began; the cause names it.
+bool explains(const Incident& inc, const Catalog& cat, const Head& head, int event)
+{
+    return head.explainedBy < 0 && head.order == headOrder(kUnmatchedRoleRank)
+        && roleOf(inc, cat, event) == roleRank(SignatureRole::Cause);
 }
 
 // A wrapper prints the error it reports right after its own header: PyTorch's "Last error:" line, then
@@ -136,7 +146,7 @@ bool startsNewChain(const LogEvent& last, const LogEvent& e)
 
 } // namespace
 
-int findInitiating(const Incident& inc, const Catalog& cat, bool* causeFound, QString* how)
+int findInitiating(const Incident& inc, const Catalog& cat, bool* causeFound, QString* how, int* explainedBy)
 {
     const int n = static_cast<int>(inc.events.size());
     QHash<QString, int> lastOf; // process -> its last event so far
@@ -159,6 +169,9 @@ int findInitiating(const Incident& inc, const Catalog& cat, bool* causeFound, QS
             if (quoting && quotedBy(inc, cat, head.event, i)) {
                 const int role = roleOf(inc, cat, i);
                 head = { i, role == roleRank(SignatureRole::Cause) ? 0 : 1, headOrder(role) };
+            } else if (quoting && explains(inc, cat, head, i)) {
+                head.explainedBy = i;
+                head.tier = 0; // the chain's failure is known: it competes as a cause
             }
             continue; // a consequence of the chain's head
         }
@@ -241,6 +254,8 @@ int findInitiating(const Incident& inc, const Catalog& cat, bool* causeFound, QS
                    .arg(heads.size());
     Q_ASSERT(chosen->event >= 0 && chosen->event < n);
     *causeFound = chosen->tier == 0;
+    if (explainedBy)
+        *explainedBy = chosen->explainedBy;
     return chosen->event;
 }
 

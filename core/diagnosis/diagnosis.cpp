@@ -174,7 +174,9 @@ void render(const Incident& inc, const Catalog& cat, const DiagnoseOptions& opti
     ctx.rank = e.rank >= 0 ? QString::number(e.rank) : QString();
     ctx.localRank = e.localRank >= 0 ? QString::number(e.localRank) : QString();
     ctx.device = e.device >= 0 ? QString::number(e.device) : QString();
-    ctx.captures = e.captures;
+    // The captures of the line that gave the signature (Diagnosis::signatureEvent), else the event's own.
+    const LogEvent& matched = d.signatureEvent >= 0 ? inc.events[static_cast<size_t>(d.signatureEvent)] : e;
+    ctx.captures = matched.captures;
     ctx.nic = nicFor(e, r);
     ctx.logFolder = d.logFolder;
     ctx.logs = d.logs;
@@ -195,11 +197,11 @@ void render(const Incident& inc, const Catalog& cat, const DiagnoseOptions& opti
         return;
     }
     const Signature& sig = cat.signatures[static_cast<size_t>(d.signature)];
-    for (const Capture& c : e.captures) {
+    for (const Capture& c : matched.captures) {
         if (c.first == QLatin1String("peer"))
             ctx.peer = c.second;
     }
-    ctx.literal = grepLiteral(sig.literal, e, ctx);
+    ctx.literal = grepLiteral(sig.literal, matched, ctx);
     renderSignatureTexts(sig, ctx, d);
     for (const QString& extra : options.extraFixLines)
         d.fix += QLatin1Char('\n') + extra;
@@ -309,7 +311,8 @@ Diagnosis diagnose(const Incident& inc, const Catalog& cat, const DiagnoseOption
     d.logs = logsOf(inc, d.logFolder);
     bool cause = false;
     QString how;
-    d.initiatingEvent = findInitiating(inc, cat, &cause, &how);
+    int explainedBy = -1;
+    d.initiatingEvent = findInitiating(inc, cat, &cause, &how, &explainedBy);
     fillSuspects(inc, cat, d);
     // An unrecognised warning is never the cause of a hang: with nothing worse, a stall in NCCL's setup wins.
     // A warning whose error NCCL passes up ("-> 2") is no hang: the setup failed at that line.
@@ -357,6 +360,15 @@ Diagnosis diagnose(const Incident& inc, const Catalog& cat, const DiagnoseOption
     d.failureFound = true;
     const LogEvent& e = inc.events[static_cast<size_t>(d.initiatingEvent)];
     d.signature = e.signature;
+    if (d.signature < 0 && explainedBy >= 0) {
+        const LogEvent& x = inc.events[static_cast<size_t>(explainedBy)];
+        d.signature = x.signature;
+        d.signatureEvent = explainedBy;
+        how =
+            QStringLiteral("the first line of the failure matches no signature; line %1 of the same process, "
+                           "right after it, names it")
+                .arg(x.line);
+    }
     QString variant;
     d.signature = refineSignature(inc, cat, d, &variant);
     fillCollateral(inc, cat, d);

@@ -10,7 +10,10 @@ namespace rankscope::detail {
 int roleOf(const Incident& inc, const Catalog& cat, int event); // roleRank(), kUnmatchedRoleRank: none
 // The initiating event by causal chains (causal_chains.cpp); `how` says how it was chosen when that is
 // worth telling (by reason rather than time, among several chains).
-int findInitiating(const Incident& inc, const Catalog& cat, bool* causeFound, QString* how);
+// explainedBy (optional): a cause that closely follows an unrecognised initiating event in its chain and
+// names what it reports, or -1.
+int findInitiating(
+    const Incident& inc, const Catalog& cat, bool* causeFound, QString* how, int* explainedBy = nullptr);
 // The variant of d.signature that the incident selects (Signature::refines), else d.signature.
 int refineSignature(const Incident& inc, const Catalog& cat, const Diagnosis& d, QString* why);
 void fillCollateral(const Incident& inc, const Catalog& cat, Diagnosis& d);

@@ -70,6 +70,10 @@ struct Diagnosis
     QString headline; // one sentence for the top of the window and the terminal
     int initiatingEvent = -1; // index into Incident::events
     int signature = -1; // catalog index of the initiating event's signature
+    // The event whose match gave the signature when it is not the initiating one: the next line of the same
+    // thread that names the failure an unrecognised first line only reports ("Call to open failed" then
+    // "Error while attaching to shared memory segment"); -1 when the initiating event's own match is used.
+    int signatureEvent = -1;
     QString confidence; // high | medium | low; empty when there is no failure
     QStringList confidenceReasons;
     QString summary; // the signature's summary, rendered

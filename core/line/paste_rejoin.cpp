@@ -42,6 +42,13 @@ bool startsOwnRecord(std::string_view s)
         if (s.substr(0, start.size()) == start)
             return true;
     }
+    // A progress bar ("train: Scanning ...  97%|██▉| 43830/45049") is a terminal redraw of its own, never the
+    // tail of a wrapped line, even when a message is glued to its end.
+    const std::string_view head = s.substr(0, 240);
+    for (std::size_t bar = head.find("%|"); bar != std::string_view::npos; bar = head.find("%|", bar + 2)) {
+        if (bar > 0 && head[bar - 1] >= '0' && head[bar - 1] <= '9')
+            return true;
+    }
     const LinePrefix p = parseLinePrefix(s);
     if (hasPrefix(p))
         return true;

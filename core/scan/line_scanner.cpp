@@ -66,6 +66,15 @@ std::string unwrapPasted(std::string_view line)
     return out;
 }
 
+// 'raise RuntimeError(f"NCCL error: {error_str}")': Python source echoed by a traceback, whatever its
+// indentation (a paste may strip it and the frame above it); no log line starts so.
+bool isRaiseStatement(std::string_view m)
+{
+    const std::string_view t = trimLeft(m);
+    return t.size() > 6 && startsWith(t, "raise ")
+        && ((t[6] >= 'A' && t[6] <= 'Z') || (t[6] >= 'a' && t[6] <= 'z') || t[6] == '_');
+}
+
 // "transport.cc:166 -> 2": the trail's code is an error (0 is success).
 bool passesErrorUp(std::string_view m)
 {
@@ -183,8 +192,9 @@ void LineScanner::line(std::string_view raw, qint64 offset, bool cut)
     }
 
     const bool frame = isTracebackFrame(p.message);
-    const bool frameSource = !frame && m_frameLine == m_lineNo - 1 && !p.message.empty()
-        && (p.message[0] == ' ' || p.message[0] == '\t');
+    const bool frameSource = (!frame && m_frameLine == m_lineNo - 1 && !p.message.empty()
+                                 && (p.message[0] == ' ' || p.message[0] == '\t'))
+        || isRaiseStatement(p.message);
     if (frame)
         m_frameLine = m_lineNo;
     m_launch.lookPrefix(p, text, m_lineNo);

@@ -5,9 +5,8 @@
 #include "signature_matcher.h"
 #include "text_util.h"
 
-#include <re2/re2.h>
-
 #include <algorithm>
+#include <re2/re2.h>
 
 namespace rankscope {
 
@@ -98,8 +97,9 @@ bool RecordBuilder::continueRecord(
         return false;
     }
     const std::string_view m = p.message;
-    // std::terminate's banner is a message of its own, even right under another record's last line.
-    if (startsWith(m, "terminate called")) {
+    // std::terminate's banner is a message of its own, even right under another record's last line; a
+    // Markdown fence closes the paste that held the record.
+    if (startsWith(m, "terminate called") || startsWith(trimLeft(m), "```")) {
         m_open.erase(it);
         return false;
     }
