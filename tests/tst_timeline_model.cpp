@@ -25,6 +25,7 @@ private Q_SLOTS:
     void shortBurstFitsWholeMarkers();
     void binningMatchesBruteForce();
     void warnNavigation();
+    void hangWithoutEventsHasALineAxis();
 };
 
 void TimelineModelTest::rowsGroupByHost()
@@ -276,6 +277,26 @@ void TimelineModelTest::warnNavigation()
         backward.push_back(e);
     std::reverse(backward.begin(), backward.end());
     QCOMPARE(backward, expected);
+}
+
+// A hang diagnosed from NCCL's progress alone has no event: the axis spans the file's lines, never a clock
+// that no line printed (it once showed 23:59:00 to 23:59:45 for vllm#9920's six lines).
+void TimelineModelTest::hangWithoutEventsHasALineAxis()
+{
+    Incident inc;
+    FileInfo f;
+    f.path = f.displayPath = QStringLiteral("paste.log");
+    f.lines = 6;
+    inc.files.push_back(f);
+    RankInfo r;
+    r.rank = 0;
+    r.host = QStringLiteral("ws1");
+    inc.ranks.push_back(r);
+    TimelineModel model;
+    model.setIncident(&inc, {});
+    QCOMPARE(model.axis(), TimelineAxis::LineOrder);
+    QCOMPARE(model.firstTime(), qint64(1));
+    QCOMPARE(model.lastTime(), qint64(6));
 }
 
 QTEST_GUILESS_MAIN(TimelineModelTest)

@@ -50,10 +50,11 @@ void TimelineModel::buildLanes()
     const Incident& inc = *m_incident;
     const QSet<int> suspects(m_roles.suspectRanks.begin(), m_roles.suspectRanks.end());
     QSet<int> collateral(m_roles.collateralEvents.begin(), m_roles.collateralEvents.end());
-    // No line with a time at all (a paste, a bare NCCL excerpt): order by line, never by an invented clock.
+    // No line with a time at all (a paste, a bare NCCL excerpt, a hang with no event): order by line, never
+    // by an invented clock.
     const bool anyTime =
         std::any_of(inc.events.begin(), inc.events.end(), [](const LogEvent& e) { return e.time.valid; });
-    if (!anyTime && !inc.events.empty())
+    if (!anyTime)
         m_axis = TimelineAxis::LineOrder;
     const bool lineOrder = m_axis == TimelineAxis::LineOrder;
     // "(pid=767)" lines next to "host:767:767 ... NCCL" lines of the same file are one process.
@@ -122,6 +123,14 @@ void TimelineModel::buildLanes()
     }
     if (m_firstTime > m_lastTime && !m_warnOrder.empty())
         m_lastTime = m_firstTime;
+    if (m_firstTime > m_lastTime && lineOrder) {
+        // No event at all (a hang that printed nothing wrong): the axis spans the files' lines.
+        qint64 lines = 1;
+        for (const FileInfo& f : inc.files)
+            lines = qMax(lines, f.lines);
+        m_firstTime = 1;
+        m_lastTime = lines;
+    }
 
     for (TimelineLane& lane : m_lanes) {
         // Events are mostly in time order already; sort lanes whose order differs.
