@@ -47,6 +47,10 @@ private Q_SLOTS:
         QTest::newRow("OpenMPI signal banner")
             << "[rack1-93-slot7:186363] *** Process received signal ***" << true;
         QTest::newRow("double free") << "double free or corruption (!prev)" << true;
+        QTest::newRow("unhandled exception (rwth-i6/returnn#1621)")
+            << "Unhandled exception <class 'RuntimeError'> in thread <_MainThread(MainThread, started "
+               "129187316453376)>, proc 25928."
+            << true;
         // Benign: configuration and progress.
         QTest::newRow("timeout setting") << "NCCL INFO NCCL_IB_TIMEOUT set by environment to 22" << false;
         QTest::newRow("timeout argument") << "init_process_group(backend='nccl', timeout=1800)" << false;

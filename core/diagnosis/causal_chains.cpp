@@ -161,6 +161,14 @@ int findInitiating(const Incident& inc, const Catalog& cat, bool* causeFound, QS
         const int prev = last != lastOf.constEnd() ? *last : -1;
         if (prev >= 0 && startsNewChain(inc.events[static_cast<size_t>(prev)], e))
             open.remove(key);
+        // Lines with no pid, rank or writer of their own are one "process" only by default: a cause among
+        // them is not the consequence of an unrecognised line above it (a paste's prose heading "Unexpected
+        // failure of ...", another tool's output), so it starts a chain of its own.
+        if (open.value(key) && e.pid < 0 && e.rank < 0 && e.source.isEmpty()
+            && roleOf(inc, cat, i) == roleRank(SignatureRole::Cause)
+            && heads[static_cast<size_t>(headOf.value(key))].order == headOrder(kUnmatchedRoleRank)
+            && !followsClosely(inc.events[static_cast<size_t>(prev)], e))
+            open.remove(key);
         lastOf.insert(key, i);
         if (open.value(key)) {
             bool& quoting = quoteOpen[key];

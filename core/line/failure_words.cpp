@@ -102,6 +102,10 @@ bool scan(std::string_view s)
             if (startsWith(at, "Bus error"))
                 return true;
             break;
+        case 'U': // an embedding's catch-all: "Unhandled exception <class 'RuntimeError'> in thread ..."
+            if (startsWith(at, "Unhandled exception"))
+                return true;
+            break;
         case 'K':
             if (wordAt(s, i, "Killed") || wordAt(s, i, "KILLED"))
                 return true;

@@ -121,7 +121,9 @@ bool RecordBuilder::continueRecord(
         const bool indented = !m.empty() && (m[0] == ' ' || m[0] == '\t');
         const bool chained = startsWith(m, "During handling") || startsWith(m, "The above exception")
             || startsWith(m, "Traceback (most recent call last)") || m.empty();
-        if (rec.sawException && !indented && !chained) {
+        // Before its exception a traceback holds only indented frames: an unindented line that is no
+        // exception either ends it (a paste that cut the exception, then prose or another tool's output).
+        if (!indented && !chained && (rec.sawException || c.shape != LineShape::ExceptionLine)) {
             m_open.erase(it);
             return false;
         }

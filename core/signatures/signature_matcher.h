@@ -38,7 +38,7 @@ inline constexpr std::string_view kRestartPhrases[] = { "will restart worker gro
 inline constexpr std::string_view kFailurePhrases[] = { "failed", "failure", "timed out", "error:", "error ",
     "error]", "exception:", "traceback", "caught signal", "segmentation fault", "bus error", "killed",
     "exit code", "exitcode", "nvrm: xid", "nccl warn", "critical", "fatal ", "fatal:", "fatal]", "timing out",
-    "operation timeout", "socket timeout",
+    "operation timeout", "socket timeout", "unhandled exception",
     "free(): ", "malloc(): ", "munmap_chunk(): ", "double free or corruption", "process received signal" };
 
 struct MatcherOptions
