@@ -22,7 +22,7 @@ QStringList inputs()
 {
     QStringList out;
     const QString data = QStringLiteral(RANKSCOPE_TEST_DATA);
-    for (const char* folder : { "/real", "/real-found", "/layouts", "/diagnosis" }) {
+    for (const char* folder : { "/real", "/real-found", "/real-left", "/layouts", "/diagnosis" }) {
         const QDir dir(data + QLatin1String(folder));
         for (const QString& e : dir.entryList(QDir::Dirs | QDir::Files | QDir::NoDotAndDotDot, QDir::Name)) {
             if (!e.endsWith(QLatin1String(".md")) && e != QLatin1String("pasted"))
