@@ -234,6 +234,30 @@ private Q_SLOTS:
         QCOMPARE(initiating(*a).text, line);
     }
 
+    // nccl-tests and rccl-tests print their results header before the first collective: a header with no
+    // row under it is a hang there, even without NCCL_DEBUG (ROCm/rccl#1129's shape); one row means it ran.
+    void benchmarkHeaderWithoutRowsIsAHang()
+    {
+        const QString head = QStringLiteral(
+            "# nThread 1 nGpus 2 minBytes 8 maxBytes 134217728 step: 2(factor) warmup iters: 5 iters: 20\n"
+            "#   Rank  0 Pid  21284 on box3 device  0 [0000:2f:00.0] AMD Instinct MI100\n"
+            "#   Rank  1 Pid  21284 on box3 device  1 [0000:03:00.0] AMD Instinct MI100\n"
+            "#       size         count      type   redop    root     time   algbw   busbw #wrong\n");
+        const Analysis hung = run({}, head);
+        QVERIFY(hung.currentAttempt());
+        const Diagnosis& d = hung.currentAttempt()->diagnosis;
+        QVERIFY2(d.failureFound, qPrintable(d.headline));
+        QCOMPARE(sigId(hung, d.signature), QStringLiteral("nccl-first-collective-hang"));
+        QCOMPARE(d.evidence.fromLine, qint64(4));
+        const Analysis ran = run({},
+            head
+                + QStringLiteral("           8             2     float     sum      -1    "
+                                 "31.75    0.00    0.00      0\n"));
+        QVERIFY(ran.currentAttempt());
+        QVERIFY2(!ran.currentAttempt()->diagnosis.failureFound,
+            qPrintable(ran.currentAttempt()->diagnosis.headline));
+    }
+
     // An unknown WARN during NCCL's setup is set aside for the stall only when nothing says it failed: with
     // NCCL's "-> 2" trail after it, the setup failed at that line. The prefix and trail are those of
     // horovod/horovod#3871 (a WSL2 container); its WARN ("Could not find real path of

@@ -69,6 +69,21 @@ bool diagnoseStall(const Incident& inc, const Catalog& cat, Diagnosis& d)
                            "collective never finished.")
                 .arg(at)
                 .arg(inc.linesAfterInitComplete);
+    } else if (inc.benchTableFile >= 0) {
+        // nccl-tests and rccl-tests print their results header before the first collective and a row
+        // after it: a header with no row is a benchmark stuck in its first collective, NCCL_DEBUG or not.
+        file = inc.benchTableFile;
+        line = inc.benchTableLine;
+        stall = stallEntry(cat, QLatin1String("nccl-first-collective"));
+        const QString at =
+            QStringLiteral("%1:%2").arg(inc.files[static_cast<size_t>(file)].displayPath).arg(line);
+        d.confidenceReasons << QStringLiteral("no line reports an error; the benchmark printed its results "
+                                              "header (%1) and no result row")
+                                   .arg(at);
+        d.headline =
+            QStringLiteral("No error line, but the benchmark hung in its first collective: it printed "
+                           "its results header (%1) and no result row.")
+                .arg(at);
     } else {
         return false; // no NCCL setup, or the logs go on well past init: nothing tells where it stopped
     }

@@ -511,6 +511,10 @@ void buildIncident(std::vector<FileScan>& scans, Incident& inc)
         if (scans[i].ncclInitComplete)
             inc.linesAfterInitComplete =
                 std::max(inc.linesAfterInitComplete, scans[i].info.lines - scans[i].ncclInitCompleteLine);
+        if (scans[i].benchTableLine > 0 && !scans[i].benchResultRow && inc.benchTableFile < 0) {
+            inc.benchTableFile = fileBase + static_cast<int>(i);
+            inc.benchTableLine = scans[i].benchTableLine;
+        }
         mergeLaunch(inc.launch, fileBase + static_cast<int>(i), scans[i].launch);
         for (const StreamStats& st : scans[i].streams)
             inc.progressSeen = inc.progressSeen || !st.lastStep.isEmpty();

@@ -151,6 +151,8 @@ struct Incident
     int ncclInitCompleteFile = -1; // the first file where a communicator printed Init COMPLETE
     qint64 ncclInitCompleteLine = 0; // its last such line
     qint64 linesAfterInitComplete = -1; // the most lines any file printed after its last Init COMPLETE
+    int benchTableFile = -1; // a file where nccl-tests or rccl-tests printed its results header and no row
+    qint64 benchTableLine = 0; // that header's line
     bool progressSeen = false; // some stream printed a "step N" progress line: the job got past init
     int firstWarn = -1; // index into events: the earliest WARN or worse overall
     std::vector<TorchrunFailure> torchrunFailures;

@@ -9,6 +9,27 @@ namespace rankscope {
 
 namespace {
 
+// nccl-tests' and rccl-tests' column header: "#       size         count      type   redop    root ...".
+bool isBenchTableHeader(std::string_view m)
+{
+    const std::size_t size = m.find(" size ");
+    return size != std::string_view::npos && m.find(" count ", size) != std::string_view::npos
+        && m.find(" type ", size) != std::string_view::npos;
+}
+
+// A result row under it: the message size in bytes, then the element count ("  8   2   float   sum ...").
+bool isBenchResultRow(std::string_view m)
+{
+    const std::string_view t = trimLeft(m);
+    std::size_t i = 0;
+    while (i < t.size() && t[i] >= '0' && t[i] <= '9')
+        ++i;
+    if (i == 0 || i == t.size() || t[i] != ' ')
+        return false;
+    const std::string_view rest = trimLeft(t.substr(i));
+    return !rest.empty() && rest[0] >= '0' && rest[0] <= '9';
+}
+
 } // namespace
 
 void LineScanner::finish()
@@ -116,7 +137,11 @@ void LineScanner::readFacts(const LinePrefix& p, std::string_view text)
 {
     if (p.rayPid >= 0)
         readWrapperRank(p);
+    if (m_out.benchTableLine > 0 && !m_out.benchResultRow && p.nccl == NcclLevel::None)
+        m_out.benchResultRow = isBenchResultRow(p.message);
     const bool testsHeader = p.nccl == NcclLevel::None && !p.message.empty() && p.message[0] == '#';
+    if (testsHeader && m_out.benchTableLine == 0 && isBenchTableHeader(p.message))
+        m_out.benchTableLine = m_lineNo;
     if (p.nccl != NcclLevel::Info && !testsHeader)
         return; // most lines: no fact to build (an IdentityFact holds QStrings)
     if (p.nccl == NcclLevel::Info) {

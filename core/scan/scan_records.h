@@ -73,6 +73,8 @@ struct FileScan
     qint64 ncclInitLine = 0; // the first of them (1-based)
     bool ncclInitComplete = false; // some communicator printed "Init COMPLETE"
     qint64 ncclInitCompleteLine = 0; // the last such line (1-based)
+    qint64 benchTableLine = 0; // nccl-tests' or rccl-tests' results header (1-based), 0 when none
+    bool benchResultRow = false; // a result row followed it: the first collective completed
     std::vector<LaunchHit> launch; // the first line of each launcher and framework seen (launch_detect.h)
 };
 
