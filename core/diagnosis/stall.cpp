@@ -36,15 +36,38 @@ bool diagnoseStall(const Incident& inc, const Catalog& cat, Diagnosis& d)
 {
     if (inc.progressSeen)
         return false; // training steps ran: not a stall before the first step
+    // Where it stopped, and the line that shows it: setup without Init COMPLETE; Init COMPLETE near the end
+    // of every log; or (nccl-tests and rccl-tests print their results header before the first collective and
+    // a row after it) a header with no row, NCCL_DEBUG or not.
+    enum class Phase
+    {
+        Init,
+        AfterInit,
+        Benchmark
+    } phase;
     int file = -1;
     qint64 line = 0;
-    int stall = -1;
     if (inc.ncclInitFile >= 0 && !inc.ncclInitCompleted) {
+        phase = Phase::Init;
         file = inc.ncclInitFile;
         line = inc.ncclInitLine;
-        stall = stallEntry(cat, QLatin1String("nccl-init"));
-        const QString at =
-            QStringLiteral("%1:%2").arg(inc.files[static_cast<size_t>(file)].displayPath).arg(line);
+    } else if (inc.ncclInitCompleteFile >= 0 && inc.linesAfterInitComplete <= kStallTailLines) {
+        phase = Phase::AfterInit;
+        file = inc.ncclInitCompleteFile;
+        line = inc.ncclInitCompleteLine;
+    } else if (inc.benchTableFile >= 0) {
+        phase = Phase::Benchmark;
+        file = inc.benchTableFile;
+        line = inc.benchTableLine;
+    } else {
+        return false; // no NCCL setup, or the logs go on well past init: nothing tells where it stopped
+    }
+    const QString at =
+        QStringLiteral("%1:%2").arg(inc.files[static_cast<size_t>(file)].displayPath).arg(line);
+    const int stall = stallEntry(
+        cat, phase == Phase::Init ? QLatin1String("nccl-init") : QLatin1String("nccl-first-collective"));
+    switch (phase) {
+    case Phase::Init:
         d.confidenceReasons << QStringLiteral("no line reports an error; NCCL's setup began at %1 and no "
                                               "communicator printed Init COMPLETE")
                                    .arg(at);
@@ -52,12 +75,8 @@ bool diagnoseStall(const Incident& inc, const Catalog& cat, Diagnosis& d)
             QStringLiteral("No error line, but the job hung in NCCL initialisation: setup began (%1) "
                            "and no communicator completed init.")
                 .arg(at);
-    } else if (inc.ncclInitCompleteFile >= 0 && inc.linesAfterInitComplete <= kStallTailLines) {
-        file = inc.ncclInitCompleteFile;
-        line = inc.ncclInitCompleteLine;
-        stall = stallEntry(cat, QLatin1String("nccl-first-collective"));
-        const QString at =
-            QStringLiteral("%1:%2").arg(inc.files[static_cast<size_t>(file)].displayPath).arg(line);
+        break;
+    case Phase::AfterInit:
         d.confidenceReasons << QStringLiteral("no line reports an error; a communicator completed init (%1), "
                                               "no training step was logged and no log goes on more than %2 "
                                               "lines after its last Init COMPLETE")
@@ -69,14 +88,8 @@ bool diagnoseStall(const Incident& inc, const Catalog& cat, Diagnosis& d)
                            "collective never finished.")
                 .arg(at)
                 .arg(inc.linesAfterInitComplete);
-    } else if (inc.benchTableFile >= 0) {
-        // nccl-tests and rccl-tests print their results header before the first collective and a row
-        // after it: a header with no row is a benchmark stuck in its first collective, NCCL_DEBUG or not.
-        file = inc.benchTableFile;
-        line = inc.benchTableLine;
-        stall = stallEntry(cat, QLatin1String("nccl-first-collective"));
-        const QString at =
-            QStringLiteral("%1:%2").arg(inc.files[static_cast<size_t>(file)].displayPath).arg(line);
+        break;
+    case Phase::Benchmark:
         d.confidenceReasons << QStringLiteral("no line reports an error; the benchmark printed its results "
                                               "header (%1) and no result row")
                                    .arg(at);
@@ -84,8 +97,7 @@ bool diagnoseStall(const Incident& inc, const Catalog& cat, Diagnosis& d)
             QStringLiteral("No error line, but the benchmark hung in its first collective: it printed "
                            "its results header (%1) and no result row.")
                 .arg(at);
-    } else {
-        return false; // no NCCL setup, or the logs go on well past init: nothing tells where it stopped
+        break;
     }
     d.failureFound = true;
     d.signature = stall;

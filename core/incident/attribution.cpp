@@ -420,17 +420,17 @@ void Joiner::resolveFiles()
         // The one rank its lines name is the file's only when the file is that process's: a line of another
         // pid than the ranked one (a paste of two processes, one of which never printed its rank) is not
         // given it. A rank known only from "[rankN]:" tags has no pid to tell its process apart.
-        bool rankFromContent = false;
+        bool rankByPid = false; // the file's rank came from its lines, and a pid of its own names it
         if (fileRank < 0 && contentRanks.size() == 1 && !multiplexed) {
             fileRank = *contentRanks.begin();
-            rankFromContent = true;
+            rankByPid =
+                std::any_of(rankedPids.begin(), rankedPids.end(), [](qint64 pid) { return pid >= 0; });
         }
 
         std::vector<int> streamRank(s.streams.size(), -1);
         for (size_t i = 0; i < s.streams.size(); ++i) {
             StreamStats& st = s.streams[i];
-            const bool otherProcess = rankFromContent && st.key.pid >= 0 && !rankedPids.contains(st.key.pid)
-                && std::any_of(rankedPids.begin(), rankedPids.end(), [](qint64 pid) { return pid >= 0; });
+            const bool otherProcess = rankByPid && st.key.pid >= 0 && !rankedPids.contains(st.key.pid);
             const int r = resolveStream(s, st.key, otherProcess ? -1 : fileRank, fileHost, teeRank);
             streamRank[i] = r;
             s.streams[i].rank = r;
