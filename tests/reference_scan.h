@@ -64,6 +64,7 @@ inline FileScan referenceScan(const InputFile& input, int fileIndex, const ScanC
     char separator = '\n';
     LineScanner scanner(out, ctx, fileIndex);
     scanner.setPasted(pasted);
+    scanner.setCommonIndent(commonIndent(head));
     scanner.keepOffsets(ctx.lineIndex || input.inMemory);
     if (head.find('\n') == std::string_view::npos && head.find('\r') != std::string_view::npos) {
         separator = '\r';

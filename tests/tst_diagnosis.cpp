@@ -356,6 +356,38 @@ private Q_SLOTS:
         QVERIFY(initiating(*a).lineCount >= 6); // the traceback is one event
     }
 
+    // A traceback reads the same behind a log collector's clock on every line (kubectl --timestamps,
+    // a CI runner) and indented as a whole (a paste inside a Markdown list): one record, same signature.
+    void wrappedTracebackIsOneRecord_data()
+    {
+        QTest::addColumn<QString>("wrapper");
+        QTest::newRow("collector clock") << QStringLiteral("2026-03-01T10:00:07.123456789Z ");
+        QTest::newRow("CI runner clock") << QStringLiteral("2026-03-01T10:00:07.1234567Z ");
+        QTest::newRow("list indentation") << QStringLiteral("    ");
+    }
+
+    void wrappedTracebackIsOneRecord()
+    {
+        QFETCH(QString, wrapper);
+        QFile f(QStringLiteral(RANKSCOPE_TEST_DATA "/diagnosis/pasted-oom-traceback.txt"));
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const QString bare = QString::fromUtf8(f.readAll());
+        QStringList lines = bare.split(u'\n');
+        for (QString& line : lines)
+            if (!line.isEmpty())
+                line.prepend(wrapper);
+        const QString wrapped = lines.join(u'\n');
+        const Analysis plain = run({}, bare);
+        const Analysis an = run({}, wrapped);
+        const AttemptAnalysis* p = plain.currentAttempt();
+        const AttemptAnalysis* a = an.currentAttempt();
+        QVERIFY(p && a);
+        QVERIFY(a->diagnosis.failureFound);
+        QCOMPARE(sigId(an, a->diagnosis.signature), sigId(plain, p->diagnosis.signature));
+        QCOMPARE(initiating(*a).lineCount, initiating(*p).lineCount);
+        QVERIFY(initiating(*a).text.endsWith(initiating(*p).text.trimmed()));
+    }
+
     // The verification greps for text the initiating line carries, filled with this incident's values:
     // the catalog's literal when the line spells it, else the line's own message. Before, the IB entry's
     // literal held one example's peer and port.

@@ -190,6 +190,50 @@ private Q_SLOTS:
         QVERIFY(size_t(own.stamp.offset + own.stamp.length) <= own.afterLauncher.size());
     }
 
+    // c10's "[rankN]:" where a wrapper layer ends: after a pdsh host, a log collector's clock or an
+    // OpenMPI tag. A collector's RFC 3339 clock is the wrapper's (borrowed, no span), and the traceback's
+    // own indentation after its one space stays in the message.
+    void rankTagAfterAWrapper_data()
+    {
+        QTest::addColumn<QString>("line");
+        QTest::addColumn<int>("rank");
+        QTest::addColumn<QString>("message");
+        QTest::addColumn<bool>("clockBorrowed");
+        QTest::newRow("pdsh host") << "gpu-node12: [rank0]:     raise RuntimeError(x)" << 0
+                                   << "    raise RuntimeError(x)" << false;
+        QTest::newRow("file name as host") << "job-1234.out: [rank3]: RuntimeError: boom" << 3
+                                           << "RuntimeError: boom" << false;
+        QTest::newRow("kubectl --timestamps") << "2024-05-01T10:00:00.123456789Z [rank2]:   File \"a.py\", line 3"
+                                              << 2 << "  File \"a.py\", line 3" << true;
+        QTest::newRow("CI runner clock, no rank") << "2024-05-01T10:00:00.1234567Z     self.barrier()" << -1
+                                                  << "    self.barrier()" << true;
+        QTest::newRow("OpenMPI tag then c10 rank") << "[1,3]<stderr>:[rank0]: RuntimeError: boom" << 0
+                                                   << "RuntimeError: boom" << false;
+    }
+    void rankTagAfterAWrapper()
+    {
+        QFETCH(QString, line);
+        QFETCH(int, rank);
+        QFETCH(QString, message);
+        QFETCH(bool, clockBorrowed);
+        const std::string bytes = line.toStdString();
+        const LinePrefix p = parseLinePrefix(bytes);
+        QCOMPARE(p.globalRank, rank);
+        QCOMPARE(QString::fromUtf8(p.message.data(), qsizetype(p.message.size())), message);
+        QCOMPARE(p.stampBorrowed, clockBorrowed);
+        if (clockBorrowed) {
+            QCOMPARE(p.stamp.year, 2024);
+            QCOMPARE(p.stamp.length, 0);
+        }
+    }
+
+    // An empty quoted line is a bare ">" (or "> "): nothing is left of it.
+    void emptyQuoteLineIsEmpty()
+    {
+        for (const char* line : { ">", "> ", "| " })
+            QVERIFY2(parseLinePrefix(line).message.empty(), line);
+    }
+
     void bracketNumber()
     {
         QFETCH(QString, line);

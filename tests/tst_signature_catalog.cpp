@@ -9,6 +9,7 @@
 #include <QFile>
 #include <QRegularExpression>
 #include <QSet>
+#include <QTemporaryDir>
 #include <QTest>
 #include <algorithm>
 #include <re2/re2.h>
@@ -275,6 +276,45 @@ private Q_SLOTS:
                 "mixed.json: entry 1 (fixture-bad-pattern): field 'patterns'[1]: RE2 error: missing )") }));
         QVERIFY(anyContains(loaded.errors,
             { QStringLiteral("mixed.json: entry 2 (fixture-missing-fix): field 'fix': missing") }));
+    }
+
+    // Patterns see the raw line, and real lines come behind wrappers (a pod's clock, "3: ", "> "): a
+    // pattern anchored at the line's start is refused with its entry and index; unanchored it loads.
+    void anchoredPatternIsRefused_data()
+    {
+        QTest::addColumn<QString>("pattern");
+        QTest::addColumn<bool>("refused");
+        QTest::newRow("caret") << QStringLiteral("^\\s*Watchdog caught collective operation timeout$") << true;
+        QTest::newRow("flags, then caret") << QStringLiteral("(?i)^watchdog caught collective") << true;
+        QTest::newRow("\\A") << QStringLiteral("\\AWatchdog caught collective") << true;
+        QTest::newRow("word boundary") << QStringLiteral("\\bWatchdog caught collective operation timeout$")
+                                       << false;
+        QTest::newRow("caret inside a group is no anchor at the start")
+            << QStringLiteral("(?:^|\\s)Watchdog caught collective") << false;
+    }
+    void anchoredPatternIsRefused()
+    {
+        QFETCH(QString, pattern);
+        QFETCH(bool, refused);
+        QFile repo(kRepoCatalog + QStringLiteral("/pytorch.json"));
+        QVERIFY(repo.open(QIODevice::ReadOnly));
+        QString text = QString::fromUtf8(repo.readAll());
+        // The repository's own entry, with its bare-watchdog pattern replaced.
+        const QString own = QStringLiteral("\"\\\\bWatchdog caught collective operation timeout:?\\\\s*$\"");
+        QVERIFY(text.contains(own));
+        QString escaped = pattern;
+        escaped.replace(QLatin1Char('\\'), QLatin1String("\\\\"));
+        text.replace(own, QLatin1Char('"') + escaped + QLatin1Char('"'));
+        QTemporaryDir dir;
+        QFile out(dir.filePath(QStringLiteral("pytorch.json")));
+        QVERIFY(out.open(QIODevice::WriteOnly));
+        out.write(text.toUtf8());
+        out.close();
+        const CatalogLoadResult loaded = loadCatalogFile(out.fileName());
+        const bool said = anyContains(loaded.errors, { QStringLiteral("must not be anchored at '^'") });
+        QVERIFY2(said == refused, qPrintable(loaded.errors.join(QLatin1Char('\n'))));
+        if (refused)
+            QVERIFY(anyContains(loaded.errors, { QStringLiteral("field 'patterns'[") }));
     }
 
     // The loader keeps each pattern it compiled, for the matcher; the same pattern text, compiled.

@@ -295,23 +295,29 @@ LinePrefix parseLinePrefix(std::string_view line)
     };
     peelInner(s);
 
-    // torchrun --tee "[default3]:" then c10 "[rank7]:" (either may be missing).
-    std::string_view role, tag;
-    for (int i = 0; i < 2 && !s.empty() && s[0] == '['; ++i) {
-        if (!readBracketRole(s, role, tag, n, len))
-            break;
-        if (role == "rank") {
-            p.globalRank = n;
-        } else if (p.teeLocalRank < 0) {
-            p.teeLocalRank = n;
-            // A role other than torchrun's "default" names the writer (TorchX's "trainer3"): its lane.
-            if (role != "default" && p.sourceTag.empty())
-                p.sourceTag = tag;
-        } else {
-            break;
+    // torchrun --tee "[default3]:" then c10 "[rank7]:" (either may be missing), wherever a wrapper
+    // layer ends: after a pdsh host or a pod's clock too ("gpu-node12: [rank0]:     raise ...").
+    const auto readRoles = [&p](std::string_view& v) {
+        std::string_view role, tag;
+        int number = -1;
+        size_t used = 0;
+        for (int i = 0; i < 2 && !v.empty() && v[0] == '['; ++i) {
+            if (!readBracketRole(v, role, tag, number, used))
+                break;
+            if (role == "rank") {
+                p.globalRank = number; // c10's own tag outranks an MPI or Determined wrapper's rank
+            } else if (p.teeLocalRank < 0) {
+                p.teeLocalRank = number;
+                // A role other than torchrun's "default" names the writer (TorchX's "trainer3"): its lane.
+                if (role != "default" && p.sourceTag.empty())
+                    p.sourceTag = tag;
+            } else {
+                break;
+            }
+            v.remove_prefix(used);
         }
-        s.remove_prefix(len);
-    }
+    };
+    readRoles(s);
 
     // pdsh "host: " where host looks like a machine name (letters and digits, no spaces).
     if (p.launcherRank < 0 && !s.empty() && isAlpha(s[0])) {
@@ -331,6 +337,7 @@ LinePrefix parseLinePrefix(std::string_view line)
             p.pdshHost = s.substr(0, pos);
             s.remove_prefix(pos + 2);
             peelInner(s);
+            readRoles(s);
         }
     }
 
@@ -348,8 +355,10 @@ LinePrefix parseLinePrefix(std::string_view line)
         }
         while (!rest.empty() && rest[0] == ' ')
             rest.remove_prefix(1);
-        if (p.stamp.kind != StampKind::Glog && p.stamp.kind != StampKind::TorchLogs)
+        if (p.stamp.kind != StampKind::Glog && p.stamp.kind != StampKind::TorchLogs) {
             peelInner(rest); // "2024-05-01T10:00:00Z (pid=767) host:767:767 [0] NCCL INFO": a clock, then Ray
+            readRoles(rest);
+        }
         p.message = rest;
     }
     // A host starts with a letter or digit, unless the paste cut it ("-worker-1:") or masked it ("***:",

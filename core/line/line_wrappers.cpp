@@ -136,6 +136,30 @@ bool readPodClock(std::string_view s, LineWrappers& w, std::size_t& length)
     return true;
 }
 
+// A log collector's clock: "2024-05-01T10:00:00.123456789Z " (kubectl logs --timestamps, docker logs -t,
+// a CI runner, Loki). RFC 3339 in UTC, a 'T' and a 'Z': a collector stamps every line it passes on, a
+// traceback's frames too, so it is the wrapper's clock, not a new message. One space follows it; the
+// line's own indentation after that space stays.
+bool readCollectorClock(std::string_view s, LineWrappers& w, std::size_t& length)
+{
+    if (s.size() < 22 || s[4] != '-' || s[7] != '-' || s[10] != 'T' || s[13] != ':' || s[16] != ':')
+        return false;
+    std::size_t pos = 19;
+    if (s[pos] == '.' || s[pos] == ',') {
+        ++pos;
+        while (pos < s.size() && pos < 30 && isDigit(s[pos]))
+            ++pos;
+    }
+    if (pos + 1 >= s.size() || s[pos] != 'Z' || s[pos + 1] != ' ')
+        return false;
+    const ParsedStamp stamp = findTimestamp(s.substr(0, pos + 1));
+    if (!stamp.found() || stamp.offset != 0)
+        return false;
+    w.stamp = stamp;
+    length = pos + 2;
+    return true;
+}
+
 // OpenMPI --tag-output "[1,4]<stdout>:" and horovodrun "[1]<stderr>:".
 bool readMpiTag(std::string_view s, LineWrappers& w, std::size_t& length)
 {
@@ -290,8 +314,9 @@ bool peelOne(std::string_view s, LineWrappers& w, std::size_t& length)
     }
     if (readColourCode(s, length))
         return true;
-    if ((c == '>' || c == '|') && s.size() > 2 && s[1] == ' ') { // a Markdown quote, a CI log gutter
-        length = 2;
+    // A Markdown quote (an empty quoted line is a bare ">"), a CI log gutter.
+    if ((c == '>' && (s.size() == 1 || s[1] == ' ')) || (c == '|' && s.size() >= 2 && s[1] == ' ')) {
+        length = std::min<std::size_t>(s.size(), 2);
         return true;
     }
     // A Markdown code mark the paste kept in front of the line ("`(RayWorker pid=1) ...", "```[rank0]:"),
@@ -312,7 +337,8 @@ bool peelOne(std::string_view s, LineWrappers& w, std::size_t& length)
         return readDetermined(s, w, length) || readMpiTag(s, w, length) || readKubectlPrefix(s, w, length)
             || readUcxBanner(s, w, length);
     if (isDigit(c))
-        return readAddressHost(s, w, length) || readPodClock(s, w, length);
+        return readAddressHost(s, w, length) || readPodClock(s, w, length)
+            || readCollectorClock(s, w, length);
     if (c == 'k')
         return readKernelFacility(s, w, length);
     return readStreamTag(s, w, length) || readComposeService(s, w, length);

@@ -4,7 +4,7 @@
 // "(Name pid=N, ip=...)", Determined "[ts] trial [rank=N] ||", a pod's own clock "ts pod >> ", OpenMPI
 // "--tag-output" "[1,4]<stdout>:", pdsh/kubectl host tags "10.0.0.1: ", a runner's "name [stderr] ", docker
 // compose's "service-1  | ", kubectl --prefix "[pod/name/container] " and UCX's crash banner
-// "[host:pid:thread:tid] ".
+// "[host:pid:thread:tid] " and a log collector's RFC 3339 clock "2024-05-01T10:00:00.123456789Z ".
 // They nest in any order; peelWrappers() takes off what it recognises, and what it does not know stays
 // in the line, so a line is never lost to a prefix.
 #pragma once

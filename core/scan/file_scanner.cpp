@@ -199,6 +199,23 @@ FileScan startScan(const InputFile& input, InputFile& source)
     return out;
 }
 
+int commonIndent(std::string_view block)
+{
+    int common = -1;
+    for (std::size_t at = 0; at < block.size() && common != 0;) {
+        std::size_t end = block.find('\n', at);
+        if (end == std::string_view::npos)
+            end = block.size();
+        const std::string_view line = block.substr(at, end - at);
+        const std::size_t spaces = line.find_first_not_of(' ');
+        if (spaces != std::string_view::npos && line[spaces] != '\r')
+            common = common < 0 ? static_cast<int>(std::min<std::size_t>(spaces, 64))
+                                : std::min(common, static_cast<int>(spaces));
+        at = end + 1;
+    }
+    return std::max(common, 0);
+}
+
 FileScan scanFile(const InputFile& input, int fileIndex, const ScanContext& ctx)
 {
     InputFile source;
@@ -278,6 +295,7 @@ FileScan scanFile(const InputFile& input, int fileIndex, const ScanContext& ctx)
                                      .arg(static_cast<const char*>(nul) - win);
                 return out;
             }
+            scanner.setCommonIndent(commonIndent(std::string_view(win, static_cast<size_t>(n))));
             if (!std::memchr(win, '\n', static_cast<size_t>(n))
                 && std::memchr(win, '\r', static_cast<size_t>(n))) {
                 separator = '\r'; // old Mac line ends

@@ -6,6 +6,7 @@
 
 #include "scan_records.h"
 
+#include <string_view>
 #include <vector>
 
 namespace rankscope {
@@ -17,6 +18,9 @@ FileScan scanFile(const InputFile& input, int fileIndex, const ScanContext& cont
 // scan starts the same way.
 FileScan startScan(const InputFile& input, InputFile& source);
 bool isPastedInput(const InputFile& input); // text pasted or dropped into the window
+// The spaces every non-blank line of a file's first read starts with (a log pasted as an indented
+// Markdown block or under a list item): LineScanner takes them off each line. 0 for almost every file.
+int commonIndent(std::string_view firstRead);
 
 // A file with elastic restarts inside it becomes one scan per attempt (segment 0, 1, ...): events, facts and
 // streams go by line; every part keeps the whole file's line index. Files without restarts come back as is.

@@ -124,13 +124,16 @@ void LineScanner::line(std::string_view raw, qint64 offset, bool cut)
     const bool coloured = m_blockHasEscape && stripTerminalCodes(raw, decoloured);
     if (coloured)
         raw = decoloured;
-    const bool fullParseOnly = m_pasted || coloured;
+    const bool fullParseOnly = m_pasted || coloured || m_commonIndent > 0;
     std::string unwrapped;
     std::string_view text = raw;
     if (m_pasted) {
         unwrapped = unwrapPasted(raw);
         text = unwrapped;
     }
+    if (m_commonIndent > 0 && text.size() >= static_cast<std::size_t>(m_commonIndent)
+        && text.find_first_not_of(' ') >= static_cast<std::size_t>(m_commonIndent))
+        text.remove_prefix(static_cast<std::size_t>(m_commonIndent));
     if (cut)
         m_out.info.notes.push_back(
             QStringLiteral("line %1 is 1 MiB or longer: cut at 1 MiB, with a marker").arg(m_lineNo));

@@ -45,6 +45,9 @@ public:
     }
     void finish();
     void setPasted(bool pasted) { m_pasted = pasted; }
+    // Spaces that every line of the file's first read starts with (an indented Markdown block, a list
+    // item): taken off each line before it is read, so a traceback's own indentation means what it says.
+    void setCommonIndent(int spaces) { m_commonIndent = spaces; }
     // Whether the block the next lines come from holds an ESC byte (one memchr per block, not per line).
     void setBlockHasEscape(bool has) { m_blockHasEscape = has; }
     // The prefilter's atom occurrences in the block the next lines are views of, or null once its bytes
@@ -138,6 +141,7 @@ private:
     };
     WrapCandidate m_wrap;
     bool m_pasted = false;
+    int m_commonIndent = 0;
     bool m_blockHasEscape = false;
     std::string m_decoloured; // the current line without its ESC sequences, when it had any
     bool m_keepOffsets = true;

@@ -169,6 +169,19 @@ private:
     bool m_failed = false;
 };
 
+// "^..." or "(?i)^...": the pattern can only match at the start of the line.
+bool startsAtLineStart(const QString& pattern)
+{
+    qsizetype i = 0;
+    while (pattern.mid(i, 2) == QLatin1String("(?")) { // leading flag groups: (?i), (?s)
+        const qsizetype close = pattern.indexOf(QLatin1Char(')'), i);
+        if (close < 0 || pattern.mid(i, close - i).contains(QLatin1Char(':')))
+            break;
+        i = close + 1;
+    }
+    return pattern.mid(i, 1) == QLatin1String("^") || pattern.mid(i, 2) == QLatin1String("\\A");
+}
+
 // A string member of an action or discriminator object; "" when absent.
 QString member(const json& object, const char* key)
 {
@@ -362,9 +375,17 @@ std::optional<Signature> readEntry(const json& entry, const QString& fileName, c
                                "'nccl-first-collective' (Init COMPLETE, no training step after it)"));
     }
     s.patterns = r.list("patterns", s.stall.isEmpty());
-    for (int i = 0; i < s.patterns.size(); ++i)
-        s.compiledPatterns.push_back(r.checkPattern(
-            QStringLiteral("patterns"), EntryReader::at(static_cast<std::size_t>(i)), s.patterns[i]));
+    for (int i = 0; i < s.patterns.size(); ++i) {
+        const QString at = EntryReader::at(static_cast<std::size_t>(i));
+        s.compiledPatterns.push_back(r.checkPattern(QStringLiteral("patterns"), at, s.patterns[i]));
+        // Patterns see the raw line, and real lines arrive behind wrappers (a pod's clock, srun's "3: ",
+        // a pdsh host, a Ray actor, "> " of a quote): an anchor at the start never matches them.
+        if (startsAtLineStart(s.patterns[i]))
+            r.error(QStringLiteral("patterns"),
+                QStringLiteral("must not be anchored at '^': lines arrive behind wrappers (\\b or a "
+                               "character class before the first word instead)"),
+                at);
+    }
     s.stacks = r.list("stacks", true);
     s.symptoms = r.list("symptoms", true);
     s.checklist = r.list("checklist", true);
