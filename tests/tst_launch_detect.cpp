@@ -167,7 +167,7 @@ private Q_SLOTS:
             // A whole-file common indentation is taken off the text; the rest is the line's own.
             QVERIFY(!e.text.trimmed().isEmpty());
             QVERIFY2(lines[static_cast<int>(e.line - 1)].trimmed().startsWith(e.text.trimmed()),
-                     qPrintable(e.text));
+                qPrintable(e.text));
             QVERIFY(!item.name.isEmpty());
         }
     }

@@ -201,14 +201,15 @@ private Q_SLOTS:
         QTest::addColumn<bool>("clockBorrowed");
         QTest::newRow("pdsh host") << "gpu-node12: [rank0]:     raise RuntimeError(x)" << 0
                                    << "    raise RuntimeError(x)" << false;
-        QTest::newRow("file name as host") << "job-1234.out: [rank3]: RuntimeError: boom" << 3
-                                           << "RuntimeError: boom" << false;
-        QTest::newRow("kubectl --timestamps") << "2024-05-01T10:00:00.123456789Z [rank2]:   File \"a.py\", line 3"
-                                              << 2 << "  File \"a.py\", line 3" << true;
-        QTest::newRow("CI runner clock, no rank") << "2024-05-01T10:00:00.1234567Z     self.barrier()" << -1
-                                                  << "    self.barrier()" << true;
-        QTest::newRow("OpenMPI tag then c10 rank") << "[1,3]<stderr>:[rank0]: RuntimeError: boom" << 0
-                                                   << "RuntimeError: boom" << false;
+        QTest::newRow("file name as host")
+            << "job-1234.out: [rank3]: RuntimeError: boom" << 3 << "RuntimeError: boom" << false;
+        QTest::newRow("kubectl --timestamps")
+            << "2024-05-01T10:00:00.123456789Z [rank2]:   File \"a.py\", line 3" << 2
+            << "  File \"a.py\", line 3" << true;
+        QTest::newRow("CI runner clock, no rank")
+            << "2024-05-01T10:00:00.1234567Z     self.barrier()" << -1 << "    self.barrier()" << true;
+        QTest::newRow("OpenMPI tag then c10 rank")
+            << "[1,3]<stderr>:[rank0]: RuntimeError: boom" << 0 << "RuntimeError: boom" << false;
     }
     void rankTagAfterAWrapper()
     {

@@ -284,11 +284,12 @@ private Q_SLOTS:
     {
         QTest::addColumn<QString>("pattern");
         QTest::addColumn<bool>("refused");
-        QTest::newRow("caret") << QStringLiteral("^\\s*Watchdog caught collective operation timeout$") << true;
+        QTest::newRow("caret") << QStringLiteral("^\\s*Watchdog caught collective operation timeout$")
+                               << true;
         QTest::newRow("flags, then caret") << QStringLiteral("(?i)^watchdog caught collective") << true;
         QTest::newRow("\\A") << QStringLiteral("\\AWatchdog caught collective") << true;
-        QTest::newRow("word boundary") << QStringLiteral("\\bWatchdog caught collective operation timeout$")
-                                       << false;
+        QTest::newRow("word boundary")
+            << QStringLiteral("\\bWatchdog caught collective operation timeout$") << false;
         QTest::newRow("caret inside a group is no anchor at the start")
             << QStringLiteral("(?:^|\\s)Watchdog caught collective") << false;
     }
