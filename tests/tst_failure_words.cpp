@@ -60,6 +60,17 @@ private Q_SLOTS:
         QTest::newRow("lead-in to a paste") << "I get the following error:" << false;
         QTest::newRow("lead-in with trailing blanks") << "got this error:  \t" << false;
         QTest::newRow("error: with its text") << "clang: error: linker command failed" << true;
+        // A heading over a paste leads into it (1802's "**Error info:**", 1809's bare "Error:").
+        QTest::newRow("heading: Error:") << "Error:" << false;
+        QTest::newRow("heading in bold") << "**Error info:**" << false;
+        QTest::newRow("heading in Markdown") << "## Error log:" << false;
+        QTest::newRow("heading of three words") << "Full error output: " << false;
+        QTest::newRow("bare exception name") << "RuntimeError:" << true;
+        QTest::newRow("bare level") << "ERROR:" << true;
+        QTest::newRow("Error: with its text") << "Error: CUDA out of memory" << true;
+        QTest::newRow("dotted exception name")
+            << "torch.distributed.elastic.multiprocessing.errors.ChildFailedError:" << true;
+        QTest::newRow("five words are a sentence") << "the job failed with this error:" << true;
     }
 
     void words()

@@ -210,6 +210,14 @@ private Q_SLOTS:
             << "2024-05-01T10:00:00.1234567Z     self.barrier()" << -1 << "    self.barrier()" << true;
         QTest::newRow("OpenMPI tag then c10 rank")
             << "[1,3]<stderr>:[rank0]: RuntimeError: boom" << 0 << "RuntimeError: boom" << false;
+        QTest::newRow("Python logger's [rankN] without a colon")
+            << "[rank8] Warning: Unable to resolve hostname to a (local) address. Using the loopback address "
+               "as fallback."
+            << 8
+            << "Warning: Unable to resolve hostname to a (local) address. Using the loopback address as "
+               "fallback."
+            << false;
+        QTest::newRow("[stepN] is no writer") << "[step3] loss 2.1" << -1 << "[step3] loss 2.1" << false;
     }
     void rankTagAfterAWrapper()
     {

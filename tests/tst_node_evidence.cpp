@@ -203,6 +203,57 @@ private Q_SLOTS:
         QCOMPARE(detectNodeCapture(mixed), NodeCaptureKind::None);
     }
 
+    // An issue's paste: a capture's output above the job's own lines. It is read as a log as well, so the
+    // failure is not lost behind the capture; a capture alone says it is no log (1709's shape).
+    void captureAboveALogIsBoth_data()
+    {
+        QTest::addColumn<QString>("capture");
+        QTest::addColumn<bool>("topology");
+        QTest::newRow("ibv_devinfo") << kData + QStringLiteral("/gid-index/ibv_devinfo.txt") << false;
+        QTest::newRow("nvidia-smi topo -m")
+            << QStringLiteral(RANKSCOPE_TEST_DATA "/topology/nvidia-smi-topo.gpu-a02.txt") << true;
+    }
+
+    void captureAboveALogIsBoth()
+    {
+        QFETCH(QString, capture);
+        QFETCH(bool, topology);
+        QFile c(capture);
+        QVERIFY(c.open(QIODevice::ReadOnly));
+        QFile log(kData + QStringLiteral("/gid-index/nccl.a100-node3.22101.log"));
+        QVERIFY(log.open(QIODevice::ReadOnly));
+        QByteArray warn;
+        for (const QByteArray& l : log.readAll().split('\n'))
+            if (warn.isEmpty() && l.contains("NCCL WARN"))
+                warn = l;
+        QVERIFY(!warn.isEmpty());
+        QTemporaryDir dir;
+        const QString paste = dir.filePath(QStringLiteral("issue.txt"));
+        QFile out(paste);
+        QVERIFY(out.open(QIODevice::WriteOnly));
+        out.write("This is my setup:\n" + c.readAll() + "\nand the log:\n" + warn + '\n');
+        out.close();
+
+        const Discovery d = discoverInputs({ paste }, {}, nullptr);
+        QCOMPARE(d.files.size(), size_t(1));
+        QCOMPARE(d.topology.size(), size_t(topology ? 1 : 0));
+        QCOMPARE(d.nodeEvidence.size(), size_t(topology ? 0 : 1));
+        AnalysisRequest r;
+        r.logPaths << paste;
+        const Analysis an = analyze(r);
+        const AttemptAnalysis* a = an.currentAttempt();
+        QVERIFY2(a, qPrintable(an.error));
+        QCOMPARE(a->incident.events[static_cast<size_t>(a->diagnosis.initiatingEvent)].text,
+            QString::fromUtf8(warn));
+
+        AnalysisRequest alone;
+        alone.logPaths << capture;
+        const Analysis none = analyze(alone);
+        QVERIFY(!none.currentAttempt());
+        QVERIFY2(none.error.contains(QLatin1String("no log among the inputs")), qPrintable(none.error));
+        QVERIFY2(none.error.contains(capture), qPrintable(none.error));
+    }
+
     void discoveryAndHosts()
     {
         const Discovery xid = discoverInputs({ kData + QStringLiteral("/xid79") }, {}, nullptr);

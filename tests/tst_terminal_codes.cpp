@@ -18,6 +18,7 @@ private Q_SLOTS:
     void strip();
     void plainLineIsLeftAlone();
     void composeAndKubectlPrefixes();
+    void colouredConsoleReadsAsPlain_data();
     void colouredConsoleReadsAsPlain();
 };
 
@@ -35,6 +36,14 @@ void TerminalCodesTest::strip_data()
     QTest::newRow("cut at end") << QByteArray("text\x1b[3") << QByteArray("text");
     QTest::newRow("lone esc") << QByteArray("text\x1b") << QByteArray("text");
     QTest::newRow("broken csi keeps text") << QByteArray("a\x1b[\x01z") << QByteArray("a\x01z");
+    // What a copy leaves for the ESC byte: rsyslog's octal escape, caret notation, U+FFFD, none at all.
+    QTest::newRow("rsyslog #033") << QByteArray("python[12]: #033[36m(pid=7)#033[0m boom")
+                                  << QByteArray("python[12]: (pid=7) boom");
+    QTest::newRow("caret notation") << QByteArray("^[[1;31mERROR^[[0m x") << QByteArray("ERROR x");
+    QTest::newRow("replacement char")
+        << QByteArray("\xEF\xBF\xBD[33mWARN\xEF\xBF\xBD[0m") << QByteArray("WARN");
+    QTest::newRow("ESC lost, Ray wrapper") << QByteArray("[36m(RayWorkerWrapper pid=9)[0m [rank1]: x")
+                                           << QByteArray("(RayWorkerWrapper pid=9) [rank1]: x");
 }
 
 void TerminalCodesTest::strip()
@@ -50,7 +59,13 @@ void TerminalCodesTest::plainLineIsLeftAlone()
 {
     std::string out = "kept";
     QVERIFY(!stripTerminalCodes("host:1:2 [0] NCCL INFO ring", out));
+    // Without a reset in the line, "[5m" may be text; "[5m]" is a duration.
+    QVERIFY(!stripTerminalCodes("retry in [5m", out));
+    QVERIFY(!stripTerminalCodes("waited [5m] then [0m]", out));
+    QVERIFY(!stripTerminalCodes("#033 is octal", out));
     QCOMPARE(out, std::string("kept"));
+    QVERIFY(!mayHoldTerminalCodes("plain line\nanother [5m] line\n"));
+    QVERIFY(mayHoldTerminalCodes("plain\n#033[0mx\n"));
 }
 
 void TerminalCodesTest::composeAndKubectlPrefixes()
@@ -71,8 +86,17 @@ void TerminalCodesTest::composeAndKubectlPrefixes()
     }
 }
 
+void TerminalCodesTest::colouredConsoleReadsAsPlain_data()
+{
+    QTest::addColumn<QByteArray>("esc");
+    QTest::newRow("ESC") << QByteArray("\x1b");
+    QTest::newRow("rsyslog #033") << QByteArray("#033");
+    QTest::newRow("ESC lost in a copy") << QByteArray();
+}
+
 void TerminalCodesTest::colouredConsoleReadsAsPlain()
 {
+    QFETCH(QByteArray, esc);
     const QByteArray plain = "2024-01-02 03:04:05,000 INFO start\n"
                              "[rank3]:[E102 03:04:06.000000 12 ProcessGroupNCCL.cpp:616] [Rank 3] Watchdog "
                              "caught collective operation timeout: WorkNCCL(SeqNum=7, OpType=ALLREDUCE, "
@@ -82,7 +106,7 @@ void TerminalCodesTest::colouredConsoleReadsAsPlain()
     QByteArray coloured;
     for (const QByteArray& l : plain.split('\n')) {
         if (!l.isEmpty())
-            coloured += "\x1b[33m" + l.left(20) + "\x1b[0m\x1b[1m" + l.mid(20) + "\x1b[0m\n";
+            coloured += esc + "[33m" + l.left(20) + esc + "[0m" + esc + "[1m" + l.mid(20) + esc + "[0m\n";
     }
     QTemporaryDir dir;
     QVERIFY(dir.isValid());

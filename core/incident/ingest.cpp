@@ -169,9 +169,21 @@ LoadResult loadIncidents(const LoadOptions& options, const CancelToken* cancel, 
         QStringList reasons;
         for (const SkippedInput& s : skipped)
             reasons.push_back(QStringLiteral("%1: %2").arg(s.path, s.reason));
-        result.error = reasons.isEmpty()
-            ? QStringLiteral("no input files found in %1").arg(options.paths.join(QStringLiteral(", ")))
-            : QStringLiteral("no input could be read:\n") + reasons.join(QLatin1Char('\n'));
+        // Captures alone are no incident: say what they were read as, so the user knows to add the logs.
+        QStringList captures;
+        for (const InputFile& c : found.topology)
+            captures.push_back(QStringLiteral("%1 (a topology capture)").arg(c.displayPath));
+        for (const InputFile& c : found.nodeEvidence)
+            captures.push_back(QStringLiteral("%1 (node evidence)").arg(c.displayPath));
+        if (!captures.isEmpty())
+            result.error = QStringLiteral("no log among the inputs, only %1; captures are read beside the "
+                                          "job's logs, so give the logs with them")
+                               .arg(captures.join(QStringLiteral(", ")))
+                + (reasons.isEmpty() ? QString() : QStringLiteral("\nskipped:\n") + reasons.join(u'\n'));
+        else
+            result.error = reasons.isEmpty()
+                ? QStringLiteral("no input files found in %1").arg(options.paths.join(QStringLiteral(", ")))
+                : QStringLiteral("no input could be read:\n") + reasons.join(QLatin1Char('\n'));
         if (options.paths.isEmpty() && options.pastedText.isEmpty())
             result.error = QStringLiteral("no input given");
         return result;

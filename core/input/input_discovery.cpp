@@ -75,20 +75,25 @@ bool isTopologyHead(const QByteArray& head)
     return candidate && detectTopologyFormat(head) != TopologyFormat::Unknown;
 }
 
-bool isTopologyCapture(const QString& path)
+QByteArray fileHead(const QString& path)
 {
     QFile file(path);
     if (!file.open(QIODevice::ReadOnly))
-        return false; // the scanner reports why it cannot read it
-    return isTopologyHead(captureTextAsUtf8(file.read(kTopologySniffBytes))); // UTF-16 with a BOM too
+        return {}; // the scanner reports why it cannot read it
+    return file.read(kTopologySniffBytes);
 }
 
-NodeCaptureKind nodeEvidenceKind(const QString& path)
+// An issue's paste often holds `nvidia-smi topo -m` or `ibv_devinfo` output above the job's own log. A
+// capture whose head also carries a job's lines is read as a log as well: evidence that hides a log loses
+// the failure ("no input files found"). The cues are ones no capture prints.
+bool carriesJobLines(const QByteArray& head)
 {
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly))
-        return NodeCaptureKind::None;
-    return detectNodeCapture(file.read(kTopologySniffBytes));
+    static constexpr const char* kJobCues[] = { "NCCL WARN", "NCCL INFO", "Traceback (most recent call",
+        "Error: ", "Error(", "error: ", "[rank", "[default", "torch.distributed", "ncclSystemError",
+        "ncclInternalError", "ncclUnhandledCudaError", "ncclRemoteError" };
+    const auto size = static_cast<size_t>(head.size());
+    return std::any_of(std::begin(kJobCues), std::end(kJobCues),
+        [&](const char* c) { return memmem(head.constData(), size, c, std::strlen(c)) != nullptr; });
 }
 
 QString errnoText(int err)
@@ -138,20 +143,24 @@ struct Walker
             addArchive(f);
             return;
         }
-        if (isTopologyCapture(f.path))
-            out.topology.push_back(std::move(f));
-        else {
-            const NodeCaptureKind kind = nodeEvidenceKind(f.path); // before f is moved from
-            addLogOrEvidence(std::move(f), kind);
-        }
+        QByteArray head = fileHead(f.path); // before f is moved from
+        addByContent(std::move(f), head);
     }
 
-    // Node evidence is not scanned as a log, except a kernel log, which is both.
-    void addLogOrEvidence(InputFile f, NodeCaptureKind kind)
+    // A topology capture and node evidence are not scanned as logs, except a kernel log and a capture
+    // that also carries a job's lines, which are both.
+    void addByContent(InputFile f, const QByteArray& head)
     {
+        if (isTopologyHead(captureTextAsUtf8(head))) { // UTF-16 with a BOM too
+            if (carriesJobLines(head))
+                out.files.push_back(f);
+            out.topology.push_back(std::move(f));
+            return;
+        }
+        const NodeCaptureKind kind = detectNodeCapture(head);
         if (kind != NodeCaptureKind::None)
             out.nodeEvidence.push_back(f);
-        if (kind == NodeCaptureKind::None || kind == NodeCaptureKind::KernelLog)
+        if (kind == NodeCaptureKind::None || kind == NodeCaptureKind::KernelLog || carriesJobLines(head))
             out.files.push_back(std::move(f));
     }
 
@@ -171,10 +180,8 @@ struct Walker
             f.archiveOrdinal = m.ordinal;
             if (isProse(fs::path(m.name.toStdString())))
                 out.skipped.push_back({ f.path, QStringLiteral("not a log: %1").arg(f.displayPath) });
-            else if (isTopologyHead(m.head.left(kTopologySniffBytes)))
-                out.topology.push_back(std::move(f));
             else
-                addLogOrEvidence(std::move(f), detectNodeCapture(m.head.left(kTopologySniffBytes)));
+                addByContent(std::move(f), m.head.left(kTopologySniffBytes));
         }
     }
 

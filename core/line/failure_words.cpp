@@ -121,11 +121,46 @@ bool scan(std::string_view s)
     return false;
 }
 
+bool isLowerLetter(char c)
+{
+    return c >= 'a' && c <= 'z';
+}
+
+// A heading that leads into a paste ("Error:", "**Error info:**", "## Error log:", "Full error output:"):
+// at most four words of letters, each capitalised at most at its start, then ':' and nothing else. The
+// error is on the lines below it. An exception name alone ("RuntimeError:") and a level ("ERROR:") have an
+// upper-case letter inside a word and stay failures.
+bool isHeadingLeadIn(std::string_view s)
+{
+    constexpr std::string_view kMarks = " \t*_#>-`";
+    const std::size_t from = s.find_first_not_of(kMarks);
+    const std::size_t to = s.find_last_not_of(" \t*_`\r");
+    if (from == std::string_view::npos || to == std::string_view::npos || to <= from || s[to] != ':')
+        return false;
+    const std::string_view body = s.substr(from, to - from);
+    if (body.size() > 40)
+        return false;
+    int words = 0;
+    bool inWord = false;
+    for (const char c : body) {
+        if (c == ' ') {
+            inWord = false;
+            continue;
+        }
+        if (!isLetter(c) || (inWord && !isLowerLetter(c)))
+            return false;
+        if (!inWord)
+            ++words;
+        inWord = true;
+    }
+    return words >= 1 && words <= 4;
+}
+
 } // namespace
 
 bool hasFailureWord(std::string_view line)
 {
-    return scan(line);
+    return scan(line) && !isHeadingLeadIn(line);
 }
 
 } // namespace rankscope

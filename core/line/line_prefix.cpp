@@ -59,9 +59,13 @@ bool readBracketRole(
     if (s[pos] != ']')
         return false;
     ++pos;
-    if (pos >= s.size() || s[pos] != ':')
+    // "[rank8]:" and, from Python-side loggers (gloo's fallback warning), "[rank8] " without the colon;
+    // other roles need the colon ("[step3] loss" is no writer).
+    const bool colon = pos < s.size() && s[pos] == ':';
+    if (!colon && !(role == "rank" && pos < s.size() && s[pos] == ' '))
         return false;
-    ++pos;
+    if (colon)
+        ++pos;
     if (pos < s.size() && s[pos] == ' ')
         ++pos;
     number = static_cast<int>(n);
@@ -220,6 +224,39 @@ void applyWrappers(const LineWrappers& w, LinePrefix& p)
         p.wrapperStamp = w.stamp;
 }
 
+// After a syslog or journalctl clock: "host prog[pid]: " (or "host kernel: "), the writer's host and pid.
+// The program must carry its pid or be the kernel, so that a message's "Some text: ..." is not taken.
+bool readSyslogSource(std::string_view s, std::string_view& host, qint64& pid, size_t& length)
+{
+    size_t pos = 0;
+    while (pos < s.size() && pos < 64 && isHostChar(s[pos]))
+        ++pos;
+    if (pos == 0 || pos >= s.size() || s[pos] != ' ')
+        return false;
+    const size_t hostEnd = pos++;
+    const size_t prog = pos;
+    while (pos < s.size() && pos - prog < 64 && (isHostChar(s[pos]) || s[pos] == '/'))
+        ++pos;
+    if (pos == prog || pos >= s.size())
+        return false;
+    qint64 n = -1;
+    if (s[pos] == '[') {
+        ++pos;
+        n = readNumber(s, pos);
+        if (n < 0 || pos >= s.size() || s[pos] != ']')
+            return false;
+        ++pos;
+    } else if (s.substr(prog, pos - prog) != "kernel") {
+        return false;
+    }
+    if (pos + 1 >= s.size() || s[pos] != ':' || s[pos + 1] != ' ')
+        return false;
+    host = s.substr(0, hostEnd);
+    pid = n;
+    length = pos + 2;
+    return true;
+}
+
 // "graph/rings.cc:38 NCCL WARN": an NCCL file:line and level right after a bracketed number.
 bool isDeviceOnlyPrefix(std::string_view s)
 {
@@ -355,10 +392,22 @@ LinePrefix parseLinePrefix(std::string_view line)
         }
         while (!rest.empty() && rest[0] == ' ')
             rest.remove_prefix(1);
+        std::string_view syslogHost;
+        qint64 syslogPid = -1;
+        size_t syslogLength = 0;
+        if ((p.stamp.kind == StampKind::Syslog || p.stamp.kind == StampKind::Iso8601)
+            && readSyslogSource(rest, syslogHost, syslogPid, syslogLength)) {
+            if (p.pdshHost.empty())
+                p.pdshHost = syslogHost;
+            rest.remove_prefix(syslogLength);
+        }
         if (p.stamp.kind != StampKind::Glog && p.stamp.kind != StampKind::TorchLogs) {
             peelInner(rest); // "2024-05-01T10:00:00Z (pid=767) host:767:767 [0] NCCL INFO": a clock, then Ray
             readRoles(rest);
         }
+        // The program syslog names is the writer unless it forwards another's lines (Ray's driver).
+        if (syslogPid >= 0 && p.pid < 0 && p.rayPid < 0)
+            p.pid = syslogPid;
         p.message = rest;
     }
     // A host starts with a letter or digit, unless the paste cut it ("-worker-1:") or masked it ("***:",

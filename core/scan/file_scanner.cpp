@@ -5,6 +5,7 @@
 #include "line_scanner.h"
 #include "paste_rejoin.h"
 #include "signature_matcher.h"
+#include "terminal_codes.h"
 
 #include <QDateTime>
 #include <QFile>
@@ -270,7 +271,8 @@ FileScan scanFile(const InputFile& input, int fileIndex, const ScanContext& ctx)
         if (n < 0) {
             // What was read stays: the unfinished line is the last one (a truncated gzip's cut tail).
             if (carry > 0 && !skippingRest) {
-                scanner.setBlockHasEscape(std::memchr(win, '\x1b', static_cast<size_t>(carry)) != nullptr);
+                scanner.setBlockHasEscape(
+                    mayHoldTerminalCodes(std::string_view(win, static_cast<size_t>(carry))));
                 scanner.line(std::string_view(win, static_cast<size_t>(carry)), streamPos, false);
             }
             out.info.notes.push_back(stream->error());
@@ -313,7 +315,8 @@ FileScan scanFile(const InputFile& input, int fileIndex, const ScanContext& ctx)
         const qint64 avail = carry + n;
         const bool atEnd = n == 0;
         // Colour codes: one look per block, so that a plain block's lines pay nothing for them.
-        scanner.setBlockHasEscape(avail > 0 && std::memchr(win, '\x1b', static_cast<size_t>(avail)));
+        scanner.setBlockHasEscape(
+            avail > 0 && mayHoldTerminalCodes(std::string_view(win, static_cast<size_t>(avail))));
         // Every atom of the prefilter in the window, in one pass: a line looks its own up.
         if (prefilter) {
             prefilter->scanBlock(std::string_view(win, static_cast<size_t>(avail)), hits);
