@@ -217,6 +217,9 @@ private Q_SLOTS:
             << "Warning: Unable to resolve hostname to a (local) address. Using the loopback address as "
                "fallback."
             << false;
+        QTest::newRow("syslog host prog[pid]")
+            << "Dec  6 12:00:00 node1 python[123]: [rank2]: RuntimeError: boom" << 2 << "RuntimeError: boom"
+            << false;
         QTest::newRow("[stepN] is no writer") << "[step3] loss 2.1" << -1 << "[step3] loss 2.1" << false;
     }
     void rankTagAfterAWrapper()
@@ -234,6 +237,28 @@ private Q_SLOTS:
             QCOMPARE(p.stamp.year, 2024);
             QCOMPARE(p.stamp.length, 0);
         }
+    }
+
+    // journald / rsyslog: "host prog[pid]: " after the clock names the writer; a message's "Some text: "
+    // is not taken for one (the program must carry a pid or be the kernel).
+    void syslogSourceNamesTheWriter()
+    {
+        const LinePrefix p = parseLinePrefix("Dec  6 12:00:00 node1 python[123]: RuntimeError: boom");
+        QCOMPARE(QByteArray(p.pdshHost.data(), qsizetype(p.pdshHost.size())), QByteArray("node1"));
+        QCOMPARE(p.pid, 123);
+        QCOMPARE(QByteArray(p.message.data(), qsizetype(p.message.size())), QByteArray("RuntimeError: boom"));
+        const LinePrefix k =
+            parseLinePrefix("Dec  6 12:00:00 gpu-n07 kernel: NVRM: Xid (PCI:0000:18:00): 79");
+        QCOMPARE(QByteArray(k.pdshHost.data(), qsizetype(k.pdshHost.size())), QByteArray("gpu-n07"));
+        // Ray's own processes name themselves without a pid: "(raylet) " is a wrapper, its header's level
+        // read.
+        const LinePrefix r = parseLinePrefix(
+            "(raylet) [2024-06-10 12:00:00,123 E 135782 135782] (raylet) node_manager.cc:3069: 1 Workers");
+        QCOMPARE(r.stamp.year, 2024);
+        QCOMPARE(r.stamp.severity, 'E');
+        const LinePrefix m = parseLinePrefix("Dec  6 12:00:00 Some text: more words");
+        QVERIFY(m.pdshHost.empty());
+        QCOMPARE(m.pid, -1);
     }
 
     // An empty quoted line is a bare ">" (or "> "): nothing is left of it.

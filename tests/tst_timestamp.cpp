@@ -153,6 +153,11 @@ void TestTimestamp::recognises_data()
         "[NeMo I 2024-07-31 19:59:50 utils:47] Rank 0 has data parallel rank 0")
                           << StampKind::Iso8601 << 8 << 19 << QList<int> { 2024, 7, 31, 19, 59, 50 } << 0
                           << true << QStringLiteral("I") << 0 << QStringLiteral("2024-07-31T19:59:50.000");
+    // Ray's C++ header carries the level letter, the pid and the thread id inside the brackets.
+    QTest::newRow("ray") << QByteArray(
+        "[2024-06-10 12:00:00,123 E 135782 135782] (raylet) node_manager.cc:3069: x")
+                         << StampKind::Iso8601 << 0 << 41 << QList<int> { 2024, 6, 10, 12, 0, 0 } << 123000000
+                         << true << QStringLiteral("E") << 0 << QStringLiteral("2024-06-10T12:00:00.123");
 }
 
 void TestTimestamp::recognises()

@@ -36,6 +36,31 @@ std::size_t wordEnd(std::string_view s, std::size_t from, std::size_t max = 64)
     return pos;
 }
 
+// Ray's own processes name themselves without a pid: "(raylet)", "(gcs_server)", "(autoscaler +2m3s)",
+// "(raylet, ip=10.0.0.5)". Their lines (the memory monitor's kills) are the node's, not a worker's.
+bool readRaySystemTag(std::string_view inner, LineWrappers& w)
+{
+    static constexpr std::string_view kComponents[] = { "raylet", "gcs_server", "autoscaler", "dashboard",
+        "log_monitor", "monitor" };
+    for (const std::string_view name : kComponents) {
+        if (!startsWith(inner, name))
+            continue;
+        const std::string_view rest = inner.substr(name.size());
+        if (!rest.empty() && rest[0] != ',' && rest[0] != ' ')
+            return false;
+        const std::size_t ip = rest.find("ip=");
+        if (ip != std::string_view::npos) {
+            std::size_t end = ip + 3;
+            while (end < rest.size() && rest[end] != ',')
+                ++end;
+            w.ip = rest.substr(ip + 3, end - ip - 3);
+        }
+        w.tag = name;
+        return true;
+    }
+    return false;
+}
+
 // Ray: "(RayWorkerWrapper pid=2376582) ", "(pid=767) ", "(Worker pid=509, ip=10.3.32.122) ".
 bool readRay(std::string_view s, LineWrappers& w, std::size_t& length)
 {
@@ -46,6 +71,10 @@ bool readRay(std::string_view s, LineWrappers& w, std::size_t& length)
         return false;
     const std::string_view inner = s.substr(1, close - 1);
     const std::size_t at = inner.find("pid=");
+    if (at == std::string_view::npos && readRaySystemTag(inner, w)) { // "(raylet) ", "(raylet, ip=...) "
+        length = close + 1 < s.size() && s[close + 1] == ' ' ? close + 2 : close + 1;
+        return true;
+    }
     if (at == std::string_view::npos || (at > 0 && inner[at - 1] != ' '))
         return false;
     std::size_t pos = at + 4;

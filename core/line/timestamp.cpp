@@ -215,7 +215,20 @@ ParsedStamp bracketed(std::string_view text)
     c.pos += c.countSpaces();
     if (c.isDigit() && c.isDigit(1) && c.isDigit(2) && c.isDigit(3) && c.peek(4) == '-') {
         char dateSep = '\0', fracSep = '\0';
-        if (!isoDateTime(c, s, dateSep, fracSep) || !c.eat(']'))
+        if (!isoDateTime(c, s, dateSep, fracSep))
+            return {};
+        // Ray's C++ log header: "[2024-06-10 12:00:00,123 E 135782 135782] (raylet) file.cc:12: msg".
+        if (c.peek() == ' ' && isSeverityLetter(c.peek(1)) && c.peek(2) == ' ' && c.isDigit(3)) {
+            const char letter = c.peek(1);
+            c.pos += 3;
+            qint64 pid = 0, tid = 0;
+            if (c.upTo(10, pid) == 0 || !c.eat(' ') || c.upTo(10, tid) == 0 || !c.eat(']'))
+                return {};
+            s.severity = letter;
+            finish(s, StampKind::Iso8601, 0, c.pos);
+            return s;
+        }
+        if (!c.eat(']'))
             return {};
         const bool nccl = dateSep == ' ' && !s.hasZone && fracSep != ',';
         finish(s, nccl ? StampKind::NcclBracket : StampKind::Iso8601, 0, c.pos);
