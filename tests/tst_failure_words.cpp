@@ -71,6 +71,10 @@ private Q_SLOTS:
         QTest::newRow("dotted exception name")
             << "torch.distributed.elastic.multiprocessing.errors.ChildFailedError:" << true;
         QTest::newRow("five words are a sentence") << "the job failed with this error:" << true;
+        QTest::newRow("bold line of prose")
+            << "**Unexpected failure of multi-card (4) model training (user: wangcui)**" << false;
+        QTest::newRow("Markdown heading") << "### Training failed on node 3" << false;
+        QTest::newRow("bold word inside a line") << "RuntimeError: **failed** to connect" << true;
     }
 
     void words()

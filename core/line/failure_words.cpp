@@ -130,7 +130,7 @@ bool isLowerLetter(char c)
 // at most four words of letters, each capitalised at most at its start, then ':' and nothing else. The
 // error is on the lines below it. An exception name alone ("RuntimeError:") and a level ("ERROR:") have an
 // upper-case letter inside a word and stay failures.
-bool isHeadingLeadIn(std::string_view s)
+bool headingLeadIn(std::string_view s)
 {
     constexpr std::string_view kMarks = " \t*_#>-`";
     const std::size_t from = s.find_first_not_of(kMarks);
@@ -156,11 +156,30 @@ bool isHeadingLeadIn(std::string_view s)
     return words >= 1 && words <= 4;
 }
 
+// A Markdown heading: a whole line in bold ("**Unexpected failure of training**") or a "## " heading. No
+// program prints those; they are the reporter's prose around the paste.
+bool markdownHeading(std::string_view s)
+{
+    const std::size_t from = s.find_first_not_of(" \t>");
+    const std::size_t to = s.find_last_not_of(" \t\r");
+    if (from == std::string_view::npos || to == std::string_view::npos || to < from + 4)
+        return false;
+    const std::string_view t = s.substr(from, to - from + 1);
+    const bool bold = (startsWith(t, "**") && t.substr(t.size() - 2) == "**" && t[2] != '*')
+        || (startsWith(t, "__") && t.substr(t.size() - 2) == "__" && t[2] != '_');
+    return bold || startsWith(t, "## ") || startsWith(t, "### ") || startsWith(t, "#### ");
+}
+
 } // namespace
 
 bool hasFailureWord(std::string_view line)
 {
-    return scan(line) && !isHeadingLeadIn(line);
+    return scan(line) && !headingLeadIn(line) && !markdownHeading(line);
+}
+
+bool isHeadingLeadIn(std::string_view line)
+{
+    return headingLeadIn(line) || markdownHeading(line);
 }
 
 } // namespace rankscope

@@ -17,4 +17,9 @@ namespace rankscope {
 // passes (tst_failure_words).
 bool hasFailureWord(std::string_view line);
 
+// The reporter's prose around a paste, never an event: a label that leads into it ("Error:", "**Error
+// info:**"; at most four words of letters, capitalised at most at their start, then ':' and nothing else)
+// or a Markdown heading (a whole line in bold, "## Heading").
+bool isHeadingLeadIn(std::string_view line);
+
 } // namespace rankscope

@@ -323,7 +323,7 @@ LinePrefix parseLinePrefix(std::string_view line)
     // Wrappers nest in any order: "[1830] [rank3]:" after an MPI tag, "(pid=767) host:pid:tid" after srun's
     // "3: ", a pdsh host or a pod's clock. What could start one is peeled again after each layer.
     const auto peelInner = [&p](std::string_view& v) {
-        if (v.empty() || !(v[0] == '[' || v[0] == '(' || v[0] == '\x1b' || v[0] == ' '))
+        if (v.empty() || !(v[0] == '[' || v[0] == '(' || v[0] == '\x1b' || v[0] == ' ' || v[0] == '`'))
             return;
         LineWrappers inner;
         v = peelWrappers(v, inner);
@@ -400,6 +400,7 @@ LinePrefix parseLinePrefix(std::string_view line)
             if (p.pdshHost.empty())
                 p.pdshHost = syslogHost;
             rest.remove_prefix(syslogLength);
+            p.collectorClock = true;
         }
         if (p.stamp.kind != StampKind::Glog && p.stamp.kind != StampKind::TorchLogs) {
             peelInner(rest); // "2024-05-01T10:00:00Z (pid=767) host:767:767 [0] NCCL INFO": a clock, then Ray

@@ -40,6 +40,9 @@ struct LinePrefix
     // The line has no clock of its own and stamp is the wrapper's (wrapperStamp): it has no span in
     // afterLauncher (offset and length are 0), only a time.
     bool stampBorrowed = false;
+    // The clock is a collector's (syslog / journald "host prog[pid]: "), not the program's: every line of a
+    // traceback gets its own, so, as with a borrowed stamp, it does not end a record by itself.
+    bool collectorClock = false;
     std::string_view afterLauncher; // the line without launcher, tee and rank prefixes
     std::string_view message; // the text after every prefix (NCCL: after "NCCL WARN ")
     bool teeOnly() const { return teeLocalRank >= 0 && globalRank < 0; }

@@ -242,7 +242,8 @@ void LineScanner::line(std::string_view raw, qint64 offset, bool cut)
     // else (an INFO line that says "Failed to open ...") an event at its own level, which the diagnosis
     // takes only when nothing else failed.
     bool failureWord = false;
-    if (severity < Severity::Warn && (mayMatch || !m_prefilter) && hasFailureWord(text)) {
+    if (severity < Severity::Warn && (mayMatch || !m_prefilter) && hasFailureWord(text)
+        && !isHeadingLeadIn(p.message)) { // a heading behind a wrapper ("3: **Error:**")
         failureWord = true;
         if (!saysInfoLevel(p))
             severity = Severity::Error;

@@ -45,16 +45,6 @@ QString toQString(std::string_view s)
     return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size()));
 }
 
-// A line whose only clock is a collector's, and that reads as the next line of the open record: any
-// line of a traceback (its own rules end it), the line after "Last error:", an indented line or c10's
-// trailer.
-bool continuesUnderClock(bool anyLine, std::string_view m)
-{
-    const std::string_view t = trimLeft(m);
-    return anyLine || (!m.empty() && (m[0] == ' ' || m[0] == '\t')) || startsWith(t, "what():")
-        || startsWith(t, "Exception raised from") || startsWith(t, "frame #") || startsWith(t, "Last error:");
-}
-
 } // namespace
 
 void RecordBuilder::stampSeen(const ParsedStamp& stamp, qint64 lineNo)
@@ -101,11 +91,9 @@ bool RecordBuilder::continueRecord(
         return false;
     Open& rec = it->second;
     // A new message (its own stamp) ends the record, except inside torchrun's summary. A collector's
-    // clock (kubectl --timestamps, a CI runner) stamps every line: under it, what continues a record
-    // still does (a traceback's lines, an indented line, c10's trailer).
-    const bool newMessage = p.stamp.found()
-        && !(p.stampBorrowed
-            && continuesUnderClock(rec.kind == Kind::Traceback || rec.lastErrorNext, p.message));
+    // clock (kubectl --timestamps, a CI runner, journald) stamps every line, whoever wrote it and whether
+    // or not it goes on a message: it says nothing here, and the record reads as in the bare log.
+    const bool newMessage = p.stamp.found() && !p.stampBorrowed && !p.collectorClock;
     if (newMessage && rec.kind != Kind::ChildFailed) {
         m_open.erase(it);
         return false;
