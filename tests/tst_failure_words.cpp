@@ -75,6 +75,12 @@ private Q_SLOTS:
             << "**Unexpected failure of multi-card (4) model training (user: wangcui)**" << false;
         QTest::newRow("Markdown heading") << "### Training failed on node 3" << false;
         QTest::newRow("bold word inside a line") << "RuntimeError: **failed** to connect" << true;
+        QTest::newRow("log line in bold") << "[rank0]: **RuntimeError: [enforce fail at "
+                                             "../third_party/gloo/gloo/transport/tcp/device.cc:276] "
+                                             "ss1.ss_family == ss2.ss_family. 2 vs 10**"
+                                          << true;
+        QTest::newRow("notebook traceback banner")
+            << "ImportError                               Traceback (most recent call last)" << false;
     }
 
     void words()
@@ -91,6 +97,32 @@ private Q_SLOTS:
             phrase =
                 phrase || lower.contains(QString::fromLatin1(p.data(), static_cast<qsizetype>(p.size())));
         QVERIFY2(phrase, "a failure word the prefilter would not pass");
+    }
+
+    // A reporter's sentence in the first person is prose; a program's message is not.
+    void reporterProse_data()
+    {
+        QTest::addColumn<QByteArray>("line");
+        QTest::addColumn<bool>("prose");
+        QTest::newRow("first person")
+            << QByteArray("On a 4 GPU server with CUDA 11.8 I still get the NCCL errors:") << true;
+        QTest::newRow("we") << QByteArray(
+            "We tried NCCL_P2P_DISABLE=1 and the job still failed after an hour.")
+                            << true;
+        QTest::newRow("short") << QByteArray("I failed") << false;
+        QTest::newRow("program message")
+            << QByteArray("Failed to find reverse path from remNode 0/5f000 nlinks 4 to node 0/cb000")
+            << false;
+        QTest::newRow("I inside a word")
+            << QByteArray("RuntimeError: Internal check failed, see Info for the details now") << false;
+    }
+
+    void reporterProse()
+    {
+        QFETCH(QByteArray, line);
+        QFETCH(bool, prose);
+        QCOMPARE(
+            isReporterProse(std::string_view(line.constData(), static_cast<size_t>(line.size()))), prose);
     }
 };
 

@@ -156,6 +156,23 @@ bool headingLeadIn(std::string_view s)
     return words >= 1 && words <= 4;
 }
 
+// "RuntimeError: ...", "torch.distributed.DistBackendError: ...": a dotted name ending in Error or
+// Exception, then ':'.
+bool namesAnException(std::string_view s)
+{
+    std::size_t end = 0;
+    while (end < s.size() && end < 120
+        && (isLetter(s[end]) || s[end] == '.' || s[end] == '_' || (s[end] >= '0' && s[end] <= '9')))
+        ++end;
+    if (end >= s.size() || s[end] != ':')
+        return false;
+    const std::string_view name = s.substr(0, end);
+    const auto endsWith = [&](std::string_view tail) {
+        return name.size() >= tail.size() && name.substr(name.size() - tail.size()) == tail;
+    };
+    return endsWith("Error") || endsWith("Exception") || endsWith("Failure");
+}
+
 // A Markdown heading: a whole line in bold ("**Unexpected failure of training**") or a "## " heading. No
 // program prints those; they are the reporter's prose around the paste.
 bool markdownHeading(std::string_view s)
@@ -167,19 +184,59 @@ bool markdownHeading(std::string_view s)
     const std::string_view t = s.substr(from, to - from + 1);
     const bool bold = (startsWith(t, "**") && t.substr(t.size() - 2) == "**" && t[2] != '*')
         || (startsWith(t, "__") && t.substr(t.size() - 2) == "__" && t[2] != '_');
+    // A log line the reporter put in bold ("**RuntimeError: [enforce fail at ...] ...**") stays one.
+    if (bold && namesAnException(t.substr(2, t.size() - 4)))
+        return false;
     return bold || startsWith(t, "## ") || startsWith(t, "### ") || startsWith(t, "#### ");
+}
+
+// IPython's and Jupyter's traceback banner, "ImportError                 Traceback (most recent call last)":
+// the exception's own line closes the traceback further down and is the event.
+bool notebookBanner(std::string_view s)
+{
+    const std::size_t at = s.find("Traceback (most recent call last)");
+    if (at == std::string_view::npos || at < 8 || s.substr(at - 4, 4) != "    ")
+        return false;
+    const std::size_t name = s.find_first_not_of(" \t");
+    return name < at && isLetter(s[name]);
 }
 
 } // namespace
 
 bool hasFailureWord(std::string_view line)
 {
-    return scan(line) && !headingLeadIn(line) && !markdownHeading(line);
+    return scan(line) && !isHeadingLeadIn(line);
+}
+
+bool isReporterProse(std::string_view line)
+{
+    // Whole words only; a program's message speaks of itself, not as "I" or "we".
+    static constexpr std::string_view kFirstPerson[] = { "I", "I'm", "I've", "I'd", "my", "My", "we", "We",
+        "our", "Our", "me" };
+    int words = 0;
+    bool firstPerson = false;
+    std::size_t i = 0;
+    while (i < line.size()) {
+        while (i < line.size() && (line[i] == ' ' || line[i] == '\t'))
+            ++i;
+        const std::size_t from = i;
+        while (i < line.size() && line[i] != ' ' && line[i] != '\t')
+            ++i;
+        if (i == from)
+            break;
+        ++words;
+        std::string_view word = line.substr(from, i - from);
+        while (!word.empty() && (word.back() == ',' || word.back() == '.'))
+            word.remove_suffix(1);
+        for (const std::string_view f : kFirstPerson)
+            firstPerson = firstPerson || word == f;
+    }
+    return firstPerson && words >= 8;
 }
 
 bool isHeadingLeadIn(std::string_view line)
 {
-    return headingLeadIn(line) || markdownHeading(line);
+    return headingLeadIn(line) || markdownHeading(line) || notebookBanner(line);
 }
 
 } // namespace rankscope

@@ -22,4 +22,9 @@ bool hasFailureWord(std::string_view line);
 // or a Markdown heading (a whole line in bold, "## Heading").
 bool isHeadingLeadIn(std::string_view line);
 
+// A reporter's sentence around a paste ("On a 4 GPU server I still get the NCCL errors:"): eight words or
+// more, one of them "I", "my", "we", "our" or "me". Only for a line with no log structure of its own (no
+// stamp, prefix or level): a program's message does not speak in the first person.
+bool isReporterProse(std::string_view line);
+
 } // namespace rankscope

@@ -242,8 +242,12 @@ void LineScanner::line(std::string_view raw, qint64 offset, bool cut)
     // else (an INFO line that says "Failed to open ...") an event at its own level, which the diagnosis
     // takes only when nothing else failed.
     bool failureWord = false;
+    // Not the reporter's prose around a paste: a heading, also behind a wrapper ("3: **Error:**"), or a
+    // sentence in the first person on a line with no log structure of its own.
+    const bool bare = !p.stamp.found() && p.globalRank < 0 && p.launcherRank < 0 && p.teeLocalRank < 0
+        && p.pid < 0 && p.pdshHost.empty() && p.nccl == NcclLevel::None;
     if (severity < Severity::Warn && (mayMatch || !m_prefilter) && hasFailureWord(text)
-        && !isHeadingLeadIn(p.message)) { // a heading behind a wrapper ("3: **Error:**")
+        && !isHeadingLeadIn(p.message) && !(bare && isReporterProse(p.message))) {
         failureWord = true;
         if (!saysInfoLevel(p))
             severity = Severity::Error;
