@@ -256,6 +256,22 @@ private Q_SLOTS:
         QVERIFY(ran.currentAttempt());
         QVERIFY2(!ran.currentAttempt()->diagnosis.failureFound,
             qPrintable(ran.currentAttempt()->diagnosis.headline));
+        // nccl-tests before 2018 ("bytes N type op"), quoted in an issue, the '#' lost to Markdown
+        // (NVIDIA/nccl#104's shape).
+        const Analysis old = run({},
+            QStringLiteral(
+                "> Using devices\n"
+                "   Rank  0 uses device  0 [0x05] Tesla M40 24GB\n"
+                ">\n"
+                ">      bytes             N    type      op     time  algbw  busbw      res     time  "
+                "algbw  busbw      res\n"));
+        QVERIFY(old.currentAttempt());
+        QCOMPARE(sigId(old, old.currentAttempt()->diagnosis.signature),
+            QStringLiteral("nccl-first-collective-hang"));
+        // A table of the same words without the bandwidth columns is no benchmark header.
+        const Analysis prose = run({}, QStringLiteral("     bytes     N    type\n"));
+        QVERIFY(prose.currentAttempt());
+        QVERIFY(!prose.currentAttempt()->diagnosis.failureFound);
     }
 
     // An unknown WARN during NCCL's setup is set aside for the stall only when nothing says it failed: with

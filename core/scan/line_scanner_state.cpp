@@ -9,12 +9,20 @@ namespace rankscope {
 
 namespace {
 
-// nccl-tests' and rccl-tests' column header: "#       size         count      type   redop    root ...".
+// nccl-tests' and rccl-tests' column header: "#       size         count      type   redop    root ...", and
+// before 2018 "#      bytes             N    type      op     time  algbw ...". A paste may lose the '#' (a
+// Markdown quote made it a heading mark); then the bandwidth columns must be there too.
 bool isBenchTableHeader(std::string_view m)
 {
-    const std::size_t size = m.find(" size ");
-    return size != std::string_view::npos && m.find(" count ", size) != std::string_view::npos
-        && m.find(" type ", size) != std::string_view::npos;
+    constexpr auto npos = std::string_view::npos;
+    std::size_t first = m.find(" size ");
+    bool columns = first != npos && m.find(" count ", first) != npos;
+    if (!columns) {
+        first = m.find(" bytes ");
+        columns = first != npos && m.find(" N ", first) != npos;
+    }
+    return columns && m.find(" type ", first) != npos
+        && (trimLeft(m).substr(0, 1) == "#" || m.find(" algbw ") != npos);
 }
 
 // A result row under it: the message size in bytes, then the element count ("  8   2   float   sum ...").
@@ -139,7 +147,8 @@ void LineScanner::readFacts(const LinePrefix& p, std::string_view text)
         readWrapperRank(p);
     if (m_out.benchTableLine > 0 && !m_out.benchResultRow && p.nccl == NcclLevel::None)
         m_out.benchResultRow = isBenchResultRow(p.message);
-    const bool testsHeader = p.nccl == NcclLevel::None && !p.message.empty() && p.message[0] == '#';
+    const bool testsHeader = p.nccl == NcclLevel::None && !p.message.empty()
+        && (p.message[0] == '#' || p.message.find(" algbw ") != std::string_view::npos);
     if (testsHeader && m_out.benchTableLine == 0 && isBenchTableHeader(p.message))
         m_out.benchTableLine = m_lineNo;
     if (p.nccl != NcclLevel::Info && !testsHeader)
