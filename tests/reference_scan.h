@@ -65,6 +65,7 @@ inline FileScan referenceScan(const InputFile& input, int fileIndex, const ScanC
     LineScanner scanner(out, ctx, fileIndex);
     scanner.setPasted(pasted);
     scanner.setCommonIndent(commonIndent(head));
+    scanner.setWrapWidth(terminalWrapWidth(head)); // a terminal's cut lines are read whole here too
     scanner.keepOffsets(ctx.lineIndex || input.inMemory);
     if (head.find('\n') == std::string_view::npos && head.find('\r') != std::string_view::npos) {
         separator = '\r';
@@ -83,7 +84,7 @@ inline FileScan referenceScan(const InputFile& input, int fileIndex, const ScanC
             end = bytes.size();
         const std::size_t length = end - at;
         const bool cut = length >= static_cast<std::size_t>(kMaxLineBytes);
-        scanner.line(
+        scanner.physicalLine(
             std::string_view(bytes.data() + at, cut ? static_cast<std::size_t>(kMaxLineBytes) : length),
             static_cast<qint64>(at), cut);
         at = terminated ? end + 1 : end;

@@ -2,8 +2,10 @@
 // Pasted logs that an issue, a mail or a terminal hard-wrapped: the pieces of a log line are joined back,
 // and lines that start records of their own (frames, tracebacks, c10 trailers, quotes) stay apart.
 #include "analysis.h"
+#include "file_scanner.h"
 #include "paste_rejoin.h"
 
+#include <QTemporaryDir>
 #include <QtTest>
 
 using namespace rankscope;
@@ -134,6 +136,56 @@ private Q_SLOTS:
         QVERIFY(e.text.contains(QLatin1String("hca mlx5_0")));
         const FileInfo& f = a->incident.files[static_cast<size_t>(e.file)];
         QVERIFY(f.notes.join(QLatin1Char(' ')).contains(QLatin1String("hard-wrapped")));
+    }
+
+    // A file (not a paste) copied from a terminal that cut every line at its width: the width is seen in
+    // the first read, and each cut line is read whole. The event keeps its first physical line, and the
+    // lines after it keep the file's numbers. Real case 108: the NCCL WARN is cut inside "init.cc".
+    void terminalCutFileReadsWhole()
+    {
+        QFile in(QStringLiteral(
+            RANKSCOPE_TEST_DATA "/real/108-vgpu-uvm-disabled-cudamempool-not-supported/log.txt"));
+        QVERIFY(in.open(QIODevice::ReadOnly));
+        const QByteArray bare = in.readAll();
+        const QByteArray cut = hardCut(bare, 100);
+        const auto view = [](const QByteArray& b) {
+            return std::string_view(b.constData(), size_t(b.size()));
+        };
+        QCOMPARE(terminalWrapWidth(view(bare)), 0);
+        QCOMPARE(terminalWrapWidth(view(cut)), 100);
+        QCOMPARE(terminalWrapWidth(view(wordWrap(kInfo + '\n' + kIbWarn, 72))), 0); // no cut inside words
+
+        QTemporaryDir dir;
+        const auto diagnose = [&](const QString& name, const QByteArray& bytes) {
+            QFile f(dir.filePath(name));
+            if (!f.open(QIODevice::WriteOnly))
+                return Analysis();
+            f.write(bytes);
+            f.close();
+            AnalysisRequest r;
+            r.logPaths << dir.filePath(name);
+            return analyze(r);
+        };
+        const Analysis want = diagnose(QStringLiteral("bare.log"), bare);
+        const Analysis got = diagnose(QStringLiteral("cut.log"), cut);
+        QVERIFY(want.currentAttempt() && got.currentAttempt());
+        const AttemptAnalysis& w = *want.currentAttempt();
+        const AttemptAnalysis& g = *got.currentAttempt();
+        QCOMPARE(g.diagnosis.signature, w.diagnosis.signature);
+        const LogEvent& we = w.incident.events[static_cast<size_t>(w.diagnosis.initiatingEvent)];
+        const LogEvent& ge = g.incident.events[static_cast<size_t>(g.diagnosis.initiatingEvent)];
+        QVERIFY2(we.text.startsWith(ge.text) && ge.text.size() == 100, qPrintable(ge.text));
+        QCOMPARE(ge.line, we.line);
+        // Every line of the cut file is counted, and the last event sits on its physical line.
+        QList<QByteArray> lines = cut.split('\n');
+        if (cut.endsWith('\n'))
+            lines.removeLast();
+        QCOMPARE(g.incident.files.front().lines, qint64(lines.size()));
+        const LogEvent& last = g.incident.events.back();
+        QVERIFY(last.line >= 1 && last.line <= lines.size());
+        QVERIFY2(QString::fromUtf8(lines[int(last.line - 1)]).startsWith(last.text.left(40)),
+            qPrintable(last.text));
+        QVERIFY(g.incident.files.front().notes.join(u' ').contains(QLatin1String("cut at 100 columns")));
     }
 };
 

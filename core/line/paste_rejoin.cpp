@@ -32,6 +32,13 @@ bool hasPrefix(const LinePrefix& p)
 
 } // namespace
 
+bool startsWithLinePrefix(std::string_view s)
+{
+    const LinePrefix p = parseLinePrefix(s);
+    return hasPrefix(p) || p.rayPid >= 0 || p.pid >= 0 || !p.sourceTag.empty() || p.wrapperStamp.found()
+        || s.substr(0, 34) == "Traceback (most recent call last):";
+}
+
 bool startsOwnRecord(std::string_view s)
 {
     static constexpr std::string_view kStarts[] = { "Traceback", "frame #", "Exception raised from",

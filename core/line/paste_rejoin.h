@@ -25,6 +25,11 @@ RejoinResult rejoinWrappedLines(const QByteArray& text);
 // a traceback or frame marker, a level or an exception): such a line never continues a wrapped one.
 bool startsOwnRecord(std::string_view line);
 
+// Whether a line starts with what only a line's start carries: a stamp, an NCCL, launcher, rank or
+// wrapper prefix, a traceback header. After a line a terminal cut at its width, anything else is its tail,
+// even a level word or indentation (the cut falls anywhere).
+bool startsWithLinePrefix(std::string_view line);
+
 constexpr int kMaxWrapWidth = 200;
 
 } // namespace rankscope

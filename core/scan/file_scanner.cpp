@@ -217,6 +217,45 @@ int commonIndent(std::string_view block)
     return std::max(common, 0);
 }
 
+int terminalWrapWidth(std::string_view block)
+{
+    // Line lengths without '\r'; the widest, how many are that wide, and how many of those go on in a
+    // next line that starts nothing of its own (the cut's evidence: a log's own longest lines do not).
+    std::vector<std::string_view> lines;
+    for (std::size_t at = 0; at < block.size();) {
+        std::size_t end = block.find('\n', at);
+        if (end == std::string_view::npos)
+            break; // the unfinished last line of the read says nothing
+        std::string_view line = block.substr(at, end - at);
+        if (!line.empty() && line.back() == '\r')
+            line.remove_suffix(1);
+        lines.push_back(line);
+        at = end + 1;
+    }
+    std::size_t widest = 0;
+    for (const std::string_view l : lines)
+        widest = std::max(widest, l.size());
+    if (widest < kMinTerminalWidth || widest > kMaxTerminalWidth)
+        return 0;
+    int cutAndContinued = 0;
+    std::string_view firstCut;
+    bool distinct = false;
+    for (std::size_t i = 0; i + 1 < lines.size(); ++i) {
+        if (lines[i].size() != widest)
+            continue;
+        std::string_view next = lines[i + 1];
+        if (!next.empty() && next[0] == ' ' && next.size() > 1 && next[1] != ' ')
+            next.remove_prefix(1);
+        if (next.empty() || startsOwnRecord(next))
+            continue;
+        ++cutAndContinued;
+        distinct = distinct || (!firstCut.empty() && firstCut != lines[i]);
+        if (firstCut.empty())
+            firstCut = lines[i];
+    }
+    return cutAndContinued >= 2 && distinct ? static_cast<int>(widest) : 0;
+}
+
 FileScan scanFile(const InputFile& input, int fileIndex, const ScanContext& ctx)
 {
     InputFile source;
@@ -298,6 +337,7 @@ FileScan scanFile(const InputFile& input, int fileIndex, const ScanContext& ctx)
                 return out;
             }
             scanner.setCommonIndent(commonIndent(std::string_view(win, static_cast<size_t>(n))));
+            scanner.setWrapWidth(terminalWrapWidth(std::string_view(win, static_cast<size_t>(n))));
             if (!std::memchr(win, '\n', static_cast<size_t>(n))
                 && std::memchr(win, '\r', static_cast<size_t>(n))) {
                 separator = '\r'; // old Mac line ends
@@ -325,7 +365,8 @@ FileScan scanFile(const InputFile& input, int fileIndex, const ScanContext& ctx)
         qint64 pos = 0;
         while (pos < avail) {
             const char* start = win + pos;
-            if (!skippingRest && separator == '\n') { // most NCCL lines repeat the last but for a counter
+            if (!skippingRest && separator == '\n'
+                && !scanner.joinsWraps()) { // most NCCL lines repeat the last
                 const qint64 same = scanner.repeatedLine(start, avail - pos, streamPos + pos);
                 if (same >= 0) {
                     pos += same + 1;
@@ -336,7 +377,7 @@ FileScan scanFile(const InputFile& input, int fileIndex, const ScanContext& ctx)
             if (!nl) {
                 if (atEnd) {
                     if (!skippingRest)
-                        scanner.line(std::string_view(start, static_cast<size_t>(avail - pos)),
+                        scanner.physicalLine(std::string_view(start, static_cast<size_t>(avail - pos)),
                             streamPos + pos, false);
                     pos = avail;
                 }
@@ -349,7 +390,7 @@ FileScan scanFile(const InputFile& input, int fileIndex, const ScanContext& ctx)
                 // A line of kMaxLineBytes or more is cut there wherever its end falls, as an unfinished one
                 // is below: the reads' boundaries never decide what a line is.
                 const bool cut = len >= kMaxLineBytes;
-                scanner.line(std::string_view(start, static_cast<size_t>(cut ? kMaxLineBytes : len)),
+                scanner.physicalLine(std::string_view(start, static_cast<size_t>(cut ? kMaxLineBytes : len)),
                     streamPos + pos, cut);
             }
             pos += len + 1;

@@ -124,7 +124,7 @@ void LineScanner::line(std::string_view raw, qint64 offset, bool cut)
     const bool coloured = m_blockHasEscape && stripTerminalCodes(raw, decoloured);
     if (coloured)
         raw = decoloured;
-    const bool fullParseOnly = m_pasted || coloured || m_commonIndent > 0;
+    const bool fullParseOnly = m_pasted || coloured || m_commonIndent > 0 || m_wrapWidth > 0;
     std::string unwrapped;
     std::string_view text = raw;
     if (m_pasted) {

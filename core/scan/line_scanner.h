@@ -54,6 +54,17 @@ public:
     // move: a line inside it is looked up there, any other text (a copy without colour codes) is scanned.
     void setBlockHits(const AtomHits* hits) { m_block = hits; }
     void keepOffsets(bool keep) { m_keepOffsets = keep; }
+    // A file copied from a terminal that cut its lines at `width` bytes (terminalWrapWidth()): lines go
+    // through physicalLine(), which reads a cut line and its pieces as one (line_scanner_wrap.cpp).
+    void setWrapWidth(int width) { m_wrapWidth = width; }
+    bool joinsWraps() const { return m_wrapWidth > 0; }
+    void physicalLine(std::string_view raw, qint64 offset, bool cut)
+    {
+        if (m_wrapWidth == 0)
+            line(raw, offset, cut);
+        else
+            cutAtWidth(raw, offset, cut);
+    }
     qint64 lineCount() const { return m_lineNo; }
 
 private:
@@ -113,6 +124,8 @@ private:
     // its own, is matched together with it. The event keeps its own line; only its signature is taken.
     void rememberUnmatched(std::string_view text);
     void matchAcrossWrap(std::string_view next);
+    void cutAtWidth(std::string_view raw, qint64 offset, bool cut);
+    void flushCutLine();
     FileScan& m_out;
     const ScanContext& m_ctx;
     const LiteralPrefilter* m_prefilter; // the matcher's, asked directly by the shortcuts
@@ -140,6 +153,16 @@ private:
         std::string text;
     };
     WrapCandidate m_wrap;
+    // A line cut at the terminal's width and the pieces after it, until a piece shorter than the width.
+    struct CutLine
+    {
+        std::vector<std::string> pieces;
+        std::vector<qint64> offsets;
+    };
+    CutLine m_cut;
+    int m_wrapWidth = 0;
+    int m_cutJoins = 0; // lines read whole from their pieces, for the file's note
+    qint64 m_firstCutLine = 0;
     bool m_pasted = false;
     int m_commonIndent = 0;
     bool m_blockHasEscape = false;

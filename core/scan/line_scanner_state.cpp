@@ -42,6 +42,13 @@ bool isBenchResultRow(std::string_view m)
 
 void LineScanner::finish()
 {
+    flushCutLine();
+    if (m_cutJoins > 0)
+        m_out.info.notes.push_back(QStringLiteral(
+            "%1 line(s) cut at %2 columns by a terminal were read whole (the first at line %3)")
+                                       .arg(m_cutJoins)
+                                       .arg(m_wrapWidth)
+                                       .arg(m_firstCutLine));
     for (size_t i = 0; i < m_laterStamps.size() && i < m_out.streams.size(); ++i) {
         if (m_laterStamps[i].valid)
             m_out.streams[i].lastStamp = m_laterStamps[i].bytes.parse();

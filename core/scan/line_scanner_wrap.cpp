@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
-// LineScanner: a failure line cut in two by a hard wrap is matched whole (see line_scanner.h).
+// LineScanner: a failure line cut in two by a hard wrap is matched whole, and a file copied from a terminal
+// that cut every long line at its width is read line by line as the program wrote it (see line_scanner.h).
 #include "line_scanner.h"
 #include "paste_rejoin.h"
 #include "signature_matcher.h"
@@ -49,6 +50,82 @@ void LineScanner::matchAcrossWrap(std::string_view next)
             .arg(m_wrap.line)
             .arg(sig.id)
             .arg(m_wrap.line + 1));
+}
+
+namespace {
+
+std::string_view withoutCr(std::string_view s)
+{
+    return !s.empty() && s.back() == '\r' ? s.substr(0, s.size() - 1) : s;
+}
+
+// The next piece of a line the terminal cut: the cut falls anywhere, so the piece may hold a level word or
+// start with spaces; only what a line's start carries (a stamp, a prefix) makes it a line of its own.
+bool continuesCutLine(std::string_view piece)
+{
+    return !piece.empty() && !startsWithLinePrefix(piece);
+}
+
+} // namespace
+
+void LineScanner::cutAtWidth(std::string_view raw, qint64 offset, bool cut)
+{
+    const std::string_view bare = withoutCr(raw);
+    const bool fullWidth = !cut && bare.size() == static_cast<std::size_t>(m_wrapWidth);
+    if (!m_cut.pieces.empty()) {
+        if (!cut && continuesCutLine(bare)) {
+            m_cut.pieces.emplace_back(bare);
+            m_cut.offsets.push_back(offset);
+            if (!fullWidth)
+                flushCutLine();
+            return;
+        }
+        flushCutLine();
+    }
+    if (fullWidth) {
+        m_cut.pieces.emplace_back(bare);
+        m_cut.offsets.push_back(offset);
+        return;
+    }
+    line(raw, offset, cut);
+}
+
+// The pieces are read as the one line they were; the event keeps its first physical line as its text and
+// the others as its continuation, and the line numbers after it stay the file's.
+void LineScanner::flushCutLine()
+{
+    if (m_cut.pieces.empty())
+        return;
+    CutLine pieces = std::move(m_cut);
+    m_cut = {};
+    if (pieces.pieces.size() == 1) {
+        line(pieces.pieces.front(), pieces.offsets.front(), false);
+        return;
+    }
+    std::string joined;
+    for (const std::string& piece : pieces.pieces)
+        joined += piece;
+    const std::size_t eventsBefore = m_out.events.size();
+    const qint64 first = m_lineNo + 1;
+    line(joined, pieces.offsets.front(), false);
+    const auto extra = static_cast<qint64>(pieces.pieces.size() - 1);
+    if (m_out.events.size() > eventsBefore && m_out.events.back().event.line == first) {
+        LogEvent& e = m_out.events.back().event;
+        e.text = QString::fromUtf8(
+            pieces.pieces.front().data(), static_cast<qsizetype>(pieces.pieces.front().size()));
+        QStringList rest;
+        for (std::size_t i = 1; i < pieces.pieces.size(); ++i)
+            rest.push_back(
+                QString::fromUtf8(pieces.pieces[i].data(), static_cast<qsizetype>(pieces.pieces[i].size())));
+        e.continuation = rest + e.continuation;
+        e.lineCount += static_cast<int>(extra);
+    }
+    m_lineNo += extra;
+    if (m_keepOffsets)
+        for (std::size_t i = 1; i < pieces.offsets.size(); ++i)
+            m_out.info.lineOffsets.push_back(pieces.offsets[i]);
+    if (m_cutJoins++ == 0)
+        m_firstCutLine = first;
 }
 
 } // namespace rankscope
