@@ -217,6 +217,21 @@ private Q_SLOTS:
                               "terminate called after throwing an instance of 'std::runtime_error'\n"
                               "  what():  NCCL Error 4: invalid argument\n")
             << QStringLiteral("h:2396:2428 [0] misc/argcheck.cc:40 NCCL WARN Reduce : invalid op 9");
+        QTest::newRow("logger.exception: the message, then the traceback it logged")
+            << QStringLiteral(
+                   "2024-05-01 10:00:01,123 - ERROR - train.py:88 - Training failed\n"
+                   "Traceback (most recent call last):\n"
+                   "  File \"/app/train.py\", line 85, in main\n"
+                   "    trainer.train()\n"
+                   "torch.distributed.DistBackendError: NCCL error in: ProcessGroupNCCL.cpp:1275, unhandled "
+                   "system error (run with NCCL_DEBUG=INFO for details), NCCL version 2.18.1\n"
+                   "ncclSystemError: System call (e.g. socket, malloc) or external library call failed or "
+                   "device error.\n"
+                   "Last error:\n"
+                   "socketStartConnect: Connect to 10.0.0.2<43211> failed : Software caused connection "
+                   "abort\n")
+            << QStringLiteral("socketStartConnect: Connect to 10.0.0.2<43211> failed : Software caused "
+                              "connection abort");
         QTest::newRow("a lead-in to the paste is no event")
             << QStringLiteral("I get the following error:\n"
                               "Check failed: result == ncclSuccess (2 vs. 0)  unhandled system error\n")

@@ -81,17 +81,19 @@ std::size_t sequenceAt(std::string_view s, std::size_t i, bool remnants)
     }
 }
 
+// Every stand-in a copy leaves for ESC ends its colouring with a reset that holds "[0m" ("#033[0m",
+// "^[[0m", "[0m"): one search finds them all, block by block and line by line.
 bool holdsStandIn(std::string_view s)
 {
-    return s.find("#033[") != std::string_view::npos || s.find("^[[") != std::string_view::npos
-        || s.find("\xEF\xBF\xBD[") != std::string_view::npos || s.find("[0m") != std::string_view::npos;
+    return s.find("[0m") != std::string_view::npos;
 }
 
 } // namespace
 
 bool mayHoldTerminalCodes(std::string_view block)
 {
-    return std::memchr(block.data(), kEsc, block.size()) != nullptr || holdsStandIn(block);
+    return std::memchr(block.data(), kEsc, block.size()) != nullptr
+        || memmem(block.data(), block.size(), "[0m", 3) != nullptr;
 }
 
 bool stripTerminalCodes(std::string_view line, std::string& out)
@@ -99,7 +101,7 @@ bool stripTerminalCodes(std::string_view line, std::string& out)
     const bool esc = std::memchr(line.data(), kEsc, line.size()) != nullptr;
     if (!esc && !holdsStandIn(line))
         return false;
-    const bool remnants = line.find("[0m") != std::string_view::npos;
+    const bool remnants = holdsStandIn(line);
     bool any = false;
     std::size_t copied = 0;
     for (std::size_t i = 0; i < line.size();) {

@@ -15,11 +15,11 @@ namespace rankscope {
 // byte 0x40-0x7E), OSC (ESC ']' ... BEL or ESC '\'), and other escapes (ESC, intermediates, a final
 // byte: "ESC ( B"). An ESC at the end of the line, or a CSI cut off by the end of the line, is dropped
 // with what follows it. Returns false, leaving `out` alone, when the line holds no sequence.
-// Also what a copy left for the ESC byte: rsyslog's "#033[", caret notation "^[[", U+FFFD, and, in a
-// line that holds the reset "[0m", a bare "[NN;NNm".
+// Also what a copy left for the ESC byte, in a line that holds a reset ("[0m"): rsyslog's "#033[", caret
+// notation "^[[", U+FFFD, or a bare "[NN;NNm".
 bool stripTerminalCodes(std::string_view line, std::string& out);
 
-// False when no line of `block` can hold a sequence stripTerminalCodes() drops (one memchr, four memmem).
+// False when no line of `block` can hold a sequence stripTerminalCodes() drops (one memchr, one memmem).
 bool mayHoldTerminalCodes(std::string_view block);
 
 } // namespace rankscope

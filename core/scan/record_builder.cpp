@@ -252,8 +252,32 @@ void RecordBuilder::readSummaryLine(Open& rec, std::string_view m)
     }
 }
 
+// logging's logger.exception() and error(..., exc_info=True): a message at ERROR or worse, then right
+// under it, from the same writer, the traceback it logged. One record: the exception line, when it
+// comes, is its headline ("Training failed" says less than the NCCL error it wraps).
+bool RecordBuilder::loggedTraceback(const ScannedEvent& ev, const LineClass& c) const
+{
+    if (c.shape != LineShape::TracebackStart || m_out.events.empty())
+        return false;
+    const ScannedEvent& before = m_out.events.back();
+    const LogEvent& e = before.event;
+    return before.stream == ev.stream && !before.nccl && e.signature < 0 && e.lineCount == 1
+        && e.line + 1 == ev.event.line && e.severity >= Severity::Error;
+}
+
 void RecordBuilder::open(ScannedEvent&& ev, const LinePrefix& p, const LineClass& c)
 {
+    if (loggedTraceback(ev, c)) {
+        const int index = static_cast<int>(m_out.events.size()) - 1;
+        LogEvent& e = m_out.events.back().event;
+        e.continuation.push_back(ev.event.text);
+        ++e.lineCount;
+        Open rec;
+        rec.event = index;
+        rec.kind = Kind::Traceback;
+        m_open[Channel { p.launcherRank, p.teeLocalRank, p.globalRank }] = rec;
+        return;
+    }
     if (!ev.stamp.found()) {
         ev.prevStamp = m_lastStamp;
         ev.prevStampLine = m_lastStampLine;

@@ -68,6 +68,7 @@ private:
     using Channel = std::tuple<int, int, int>;
 
     void append(Open& rec, std::string_view text, const LinePrefix& p, const LineClass& c);
+    bool loggedTraceback(const ScannedEvent& ev, const LineClass& c) const;
     void promote(Open& rec, std::string_view text, const LinePrefix& p, const LineClass& c, qint64 lineNo);
     void matchLine(Open& rec, std::string_view text, const LineClass& c, bool headline = false);
     void readSummaryLine(Open& rec, std::string_view message);
