@@ -11,6 +11,7 @@
 #include "file_scanner.h"
 #include "line_scanner.h"
 #include "scan_records.h"
+#include "terminal_codes.h"
 
 #include <QFileInfo>
 #include <cstring>
@@ -76,6 +77,7 @@ inline FileScan referenceScan(const InputFile& input, int fileIndex, const ScanC
             QStringLiteral("NUL bytes in the text (first at byte %1): shown as U+FFFD").arg(nul));
 
     scanner.setBlockHasEscape(true); // every line is looked at for colour codes
+    scanner.setStandIns(holdsCodesWithoutEsc(head));
     std::size_t at = 0;
     while (at < bytes.size()) {
         std::size_t end = bytes.find(separator, at);

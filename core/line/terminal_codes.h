@@ -17,9 +17,16 @@ namespace rankscope {
 // with what follows it. Returns false, leaving `out` alone, when the line holds no sequence.
 // Also what a copy left for the ESC byte, in a line that holds a reset ("[0m"): rsyslog's "#033[", caret
 // notation "^[[", U+FFFD, or a bare "[NN;NNm".
-bool stripTerminalCodes(std::string_view line, std::string& out);
+// standIns: the file showed such stand-ins on its first read (holdsCodesWithoutEsc()); otherwise only ESC
+// sequences are looked for, at memchr speed.
+bool stripTerminalCodes(std::string_view line, std::string& out, bool standIns = true);
 
-// False when no line of `block` can hold a sequence stripTerminalCodes() drops (one memchr, one memmem).
-bool mayHoldTerminalCodes(std::string_view block);
+// Whether `text` holds "[0m", the reset every stand-in for ESC ends its colouring with. A file is looked
+// at once, on its first read: a copy that lost or rewrote the ESC bytes did so throughout.
+bool holdsCodesWithoutEsc(std::string_view text);
+
+// False when no line of `block` can hold a sequence stripTerminalCodes() drops: one memchr for ESC, and,
+// in a file whose first read showed stand-ins, one search for their reset.
+bool mayHoldTerminalCodes(std::string_view block, bool standIns = true);
 
 } // namespace rankscope

@@ -221,6 +221,8 @@ int terminalWrapWidth(std::string_view block)
 {
     // Line lengths without '\r'; the widest, how many are that wide, and how many of those go on in a
     // next line that starts nothing of its own (the cut's evidence: a log's own longest lines do not).
+    // A cut paste shows its width in its first lines; a long log need not be split further.
+    block = block.substr(0, kWrapProbeBytes);
     std::vector<std::string_view> lines;
     for (std::size_t at = 0; at < block.size();) {
         std::size_t end = block.find('\n', at);
@@ -301,6 +303,7 @@ FileScan scanFile(const InputFile& input, int fileIndex, const ScanContext& ctx)
     bool skippingRest = false; // inside a line already cut at kMaxLineBytes
     char separator = '\n';
     bool first = true;
+    bool standIns = false; // colour codes whose ESC a copy lost or rewrote (terminal_codes.h)
     qint64 nulAt = -1;
     for (;;) {
         if (ctx.cancel && ctx.cancel->isCancelled())
@@ -311,7 +314,7 @@ FileScan scanFile(const InputFile& input, int fileIndex, const ScanContext& ctx)
             // What was read stays: the unfinished line is the last one (a truncated gzip's cut tail).
             if (carry > 0 && !skippingRest) {
                 scanner.setBlockHasEscape(
-                    mayHoldTerminalCodes(std::string_view(win, static_cast<size_t>(carry))));
+                    mayHoldTerminalCodes(std::string_view(win, static_cast<size_t>(carry)), standIns));
                 scanner.line(std::string_view(win, static_cast<size_t>(carry)), streamPos, false);
             }
             out.info.notes.push_back(stream->error());
@@ -338,6 +341,8 @@ FileScan scanFile(const InputFile& input, int fileIndex, const ScanContext& ctx)
             }
             scanner.setCommonIndent(commonIndent(std::string_view(win, static_cast<size_t>(n))));
             scanner.setWrapWidth(terminalWrapWidth(std::string_view(win, static_cast<size_t>(n))));
+            standIns = holdsCodesWithoutEsc(std::string_view(win, static_cast<size_t>(n)));
+            scanner.setStandIns(standIns);
             if (!std::memchr(win, '\n', static_cast<size_t>(n))
                 && std::memchr(win, '\r', static_cast<size_t>(n))) {
                 separator = '\r'; // old Mac line ends
@@ -356,7 +361,7 @@ FileScan scanFile(const InputFile& input, int fileIndex, const ScanContext& ctx)
         const bool atEnd = n == 0;
         // Colour codes: one look per block, so that a plain block's lines pay nothing for them.
         scanner.setBlockHasEscape(
-            avail > 0 && mayHoldTerminalCodes(std::string_view(win, static_cast<size_t>(avail))));
+            avail > 0 && mayHoldTerminalCodes(std::string_view(win, static_cast<size_t>(avail)), standIns));
         // Every atom of the prefilter in the window, in one pass: a line looks its own up.
         if (prefilter) {
             prefilter->scanBlock(std::string_view(win, static_cast<size_t>(avail)), hits);

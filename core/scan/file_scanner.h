@@ -22,11 +22,12 @@ bool isPastedInput(const InputFile& input); // text pasted or dropped into the w
 // Markdown block or under a list item): LineScanner takes them off each line. 0 for almost every file.
 int commonIndent(std::string_view firstRead);
 
-// The width a terminal cut the file's lines at, when its first read shows one: at least three lines of
-// exactly the widest length (kMinTerminalWidth to kMaxTerminalWidth bytes), not all the same, each going
-// on in a next line that starts nothing of its own. 0 for a file as its program wrote it.
+// The width a terminal cut the file's lines at, when the first 32 KiB of its first read show one: at least
+// three lines of exactly the widest length (kMinTerminalWidth to kMaxTerminalWidth bytes), not all the same,
+// each going on in a next line that starts nothing of its own. 0 for a file as its program wrote it.
 constexpr std::size_t kMinTerminalWidth = 60;
 constexpr std::size_t kMaxTerminalWidth = 400;
+constexpr std::size_t kWrapProbeBytes = 32 << 10; // how much of the first read is looked at
 int terminalWrapWidth(std::string_view firstRead);
 
 // A file with elastic restarts inside it becomes one scan per attempt (segment 0, 1, ...): events, facts and

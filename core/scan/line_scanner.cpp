@@ -121,7 +121,7 @@ void LineScanner::line(std::string_view raw, qint64 offset, bool cut)
     // A coloured console: the line is read, and shown, without its ESC sequences, and takes the full
     // parse (the shortcuts compare raw bytes).
     std::string& decoloured = m_decoloured;
-    const bool coloured = m_blockHasEscape && stripTerminalCodes(raw, decoloured);
+    const bool coloured = m_blockHasEscape && stripTerminalCodes(raw, decoloured, m_standIns);
     if (coloured)
         raw = decoloured;
     const bool fullParseOnly = m_pasted || coloured || m_commonIndent > 0 || m_wrapWidth > 0;

@@ -50,6 +50,8 @@ public:
     void setCommonIndent(int spaces) { m_commonIndent = spaces; }
     // Whether the block the next lines come from holds an ESC byte (one memchr per block, not per line).
     void setBlockHasEscape(bool has) { m_blockHasEscape = has; }
+    // Whether the file's first read showed colour codes whose ESC a copy lost or rewrote ("#033[", "[0m").
+    void setStandIns(bool standIns) { m_standIns = standIns; }
     // The prefilter's atom occurrences in the block the next lines are views of, or null once its bytes
     // move: a line inside it is looked up there, any other text (a copy without colour codes) is scanned.
     void setBlockHits(const AtomHits* hits) { m_block = hits; }
@@ -166,6 +168,7 @@ private:
     bool m_pasted = false;
     int m_commonIndent = 0;
     bool m_blockHasEscape = false;
+    bool m_standIns = false;
     std::string m_decoloured; // the current line without its ESC sequences, when it had any
     bool m_keepOffsets = true;
     bool m_glogFirst = false; // the glog shortcut took the last plain line
