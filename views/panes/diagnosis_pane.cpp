@@ -458,10 +458,7 @@ void DiagnosisPane::setDiagnosis(const Incident* inc, const Diagnosis* d, const 
     };
     QStringList collateral, suspects, torchrun, hypotheses, notes;
     for (const CollateralGroup& g : d->collateral) {
-        QString item =
-            (g.rankCount > 0 ? QStringLiteral("%1 rank(s) [%2]: %3").arg(g.rankCount).arg(g.ranks, g.label)
-                             : QStringLiteral("launcher (no rank): %1").arg(g.label))
-                .toHtmlEscaped();
+        QString item = QStringLiteral("%1: %2").arg(collateralWho(g), g.label).toHtmlEscaped();
         if (!g.pointsTo.isEmpty())
             item += QStringLiteral(" → points to %1").arg(g.pointsTo.toHtmlEscaped());
         if (g.firstEvent >= 0)
