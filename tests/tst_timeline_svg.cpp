@@ -5,7 +5,9 @@
 #include "analysis.h"
 #include "incident_generator.h"
 #include "incident_view_model.h"
+#include "timeline_binning.h"
 #include "timeline_svg.h"
+#include "timeline_test_incident.h"
 
 #include <QDir>
 #include <QRegularExpression>
@@ -79,6 +81,26 @@ private Q_SLOTS:
         QVERIFY(svg.contains(QRegularExpression(QStringLiteral(">line \\d+</text>"))));
         QVERIFY(!svg.contains(QLatin1String(":00:")));
         QVERIFY(initiatingX(svg) > 310);
+    }
+
+    // The report draws each event with the role the window shows (markerRole(): a cause beats
+    // collateral): of the four role events, two are causes (one also collateral), one collateral, one a
+    // symptom; each shape once more in the legend.
+    void rolesFollowTheWindowsOrder()
+    {
+        const testing::RoleIncident roles = testing::makeRoleIncident();
+        TimelineModel model;
+        model.setIncident(&roles.made.incident, roles.made.roles);
+        const QString svg = QString::fromUtf8(timelineSvg(model));
+        QCOMPARE(svg.count(QLatin1String("l6 11h-12z' fill='#c0392b'")), 2 + 1); // cause
+        QCOMPARE(svg.count(QLatin1String("fill='none' stroke='#5b6576'")), 1 + 1); // collateral
+        QCOMPARE(svg.count(QLatin1String("fill='#d98e04'")), 1 + 1); // symptom
+        const quint8 both = EventMark::Cause | EventMark::Collateral;
+        QCOMPARE(markerRoleOfEvent(both), MarkerRole::Cause);
+        QCOMPARE(markerRoleOfEvent(EventMark::Collateral | EventMark::Symptom), MarkerRole::Collateral);
+        PixelBin bin;
+        bin.flags = BinFlag::Cause | BinFlag::Collateral;
+        QCOMPARE(bin.role(), MarkerRole::Cause);
     }
 
     void thousandRanksKeepTheLanesThatMatter()

@@ -3,6 +3,7 @@
 
 #include "analysis.h"
 #include "incident_view_model.h"
+#include "timeline_binning.h"
 
 #include <QDateTime>
 #include <QSet>
@@ -21,46 +22,24 @@ constexpr int kTop = 28; // room for the axis labels
 constexpr int kPlotLeft = kLabelWidth + 10;
 constexpr int kPlotWidth = kWidth - kPlotLeft - 20;
 
-enum class Role
-{
-    Initiating,
-    Cause,
-    Symptom,
-    Collateral,
-    Other
-};
-
-Role roleOf(quint8 mark)
-{
-    if (mark & EventMark::Initiating)
-        return Role::Initiating;
-    if (mark & EventMark::Collateral)
-        return Role::Collateral;
-    if (mark & EventMark::Cause)
-        return Role::Cause;
-    if (mark & EventMark::Symptom)
-        return Role::Symptom;
-    return Role::Other;
-}
-
 // Each role a shape of its own and a colour, so that the roles stay apart printed in grey too.
-QString marker(Role role, int x, int y)
+QString marker(MarkerRole role, int x, int y)
 {
     switch (role) {
-    case Role::Initiating:
+    case MarkerRole::Initiating:
         return QStringLiteral("<path d='M%1 %2l7 7l-7 7l-7-7z' fill='#e01e5a' stroke='#7a0c2e'/>")
             .arg(x)
             .arg(y - 7);
-    case Role::Cause:
+    case MarkerRole::Cause:
         return QStringLiteral("<path d='M%1 %2l6 11h-12z' fill='#c0392b'/>").arg(x).arg(y - 6);
-    case Role::Symptom:
+    case MarkerRole::Symptom:
         return QStringLiteral("<circle cx='%1' cy='%2' r='5' fill='#d98e04'/>").arg(x).arg(y);
-    case Role::Collateral:
+    case MarkerRole::Collateral:
         return QStringLiteral("<rect x='%1' y='%2' width='10' height='10' fill='none' stroke='#5b6576' "
                               "stroke-width='2'/>")
             .arg(x - 5)
             .arg(y - 5);
-    case Role::Other:
+    case MarkerRole::None:
         break;
     }
     return QStringLiteral("<rect x='%1' y='%2' width='3' height='12' fill='#8a94a3'/>").arg(x - 1).arg(y - 6);
@@ -167,11 +146,12 @@ QByteArray timelineSvg(const TimelineModel& model)
                  .arg(y + 4)
                  .arg(lane.label.toHtmlEscaped(), elideMiddle(lane.label).toHtmlEscaped());
         // One marker per role and pixel column: a lane of thousands of events stays a small file. The
-        // roles that matter are drawn last, on top.
-        for (Role role : { Role::Other, Role::Collateral, Role::Symptom, Role::Cause, Role::Initiating }) {
+        // roles that matter are drawn last, on top, in the window's order (markerRole()).
+        for (MarkerRole role : { MarkerRole::None, MarkerRole::Symptom, MarkerRole::Collateral,
+                 MarkerRole::Cause, MarkerRole::Initiating }) {
             int lastX = -1;
             for (size_t i = 0; i < lane.times.size(); ++i) {
-                if (roleOf(lane.marks[i]) != role)
+                if (markerRoleOfEvent(lane.marks[i]) != role)
                     continue;
                 const int x = xOf(lane.times[i]);
                 if (x == lastX)
@@ -192,9 +172,10 @@ QByteArray timelineSvg(const TimelineModel& model)
         y += 20;
     }
     // The legend: each shape with its name.
-    static constexpr std::array<std::pair<Role, const char*>, 5> legend {
-        { { Role::Initiating, "initiating" }, { Role::Cause, "cause" }, { Role::Symptom, "symptom" },
-            { Role::Collateral, "collateral" }, { Role::Other, "other event" } }
+    static constexpr std::array<std::pair<MarkerRole, const char*>, 5> legend {
+        { { MarkerRole::Initiating, "initiating" }, { MarkerRole::Cause, "cause" },
+            { MarkerRole::Collateral, "collateral" }, { MarkerRole::Symptom, "symptom" },
+            { MarkerRole::None, "other event" } }
     };
     int x = 12;
     for (const auto& [role, name] : legend) {

@@ -164,32 +164,37 @@ void TimelinePainter::paintRoleMarkers(QPainter& painter, int top)
     const double half = size / 2.0;
     const double cy = top + m_geo.rowHeight / 2.0;
     QPainterPath cause, collateral, symptom;
+    // Each shape a closed subpath of its own: addPolygon() leaves a subpath open, and a stroked open
+    // diamond lacks its last edge (the hollow collateral diamond was drawn with three).
+    const auto addClosed = [](QPainterPath& path, const QPolygonF& shape) {
+        path.addPolygon(shape);
+        path.closeSubpath();
+    };
     int lastMarker = -size;
     for (size_t c = 0; c < m_bins.size(); ++c) {
-        const quint8 f = m_bins[c].flags;
-        if ((f & BinFlag::Initiating) || !(f & (BinFlag::Cause | BinFlag::Collateral | BinFlag::Symptom)))
+        const MarkerRole role = m_bins[c].role();
+        if (role == MarkerRole::Initiating || role == MarkerRole::None)
             continue;
         const int col = static_cast<int>(c);
         if (col - lastMarker < size)
             continue;
         lastMarker = col;
         const double cx = m_geo.plotLeft() + col + 0.5;
-        QPolygonF diamond({ QPointF(cx, cy - half), QPointF(cx + half, cy), QPointF(cx, cy + half),
+        const QPolygonF diamond({ QPointF(cx, cy - half), QPointF(cx + half, cy), QPointF(cx, cy + half),
             QPointF(cx - half, cy) });
-        if (f & BinFlag::Cause)
-            cause.addPolygon(diamond);
-        else if (f & BinFlag::Collateral)
-            collateral.addPolygon(diamond);
+        if (role == MarkerRole::Cause)
+            addClosed(cause, diamond);
+        else if (role == MarkerRole::Collateral)
+            addClosed(collateral, diamond);
         else
-            symptom.addPolygon(QPolygonF(
-                { QPointF(cx, cy - half), QPointF(cx + half, cy + half), QPointF(cx - half, cy + half) }));
+            addClosed(symptom,
+                QPolygonF({ QPointF(cx, cy - half), QPointF(cx + half, cy + half),
+                    QPointF(cx - half, cy + half) }));
     }
     if (cause.isEmpty() && collateral.isEmpty() && symptom.isEmpty())
         return;
     painter.save();
     painter.setRenderHint(QPainter::Antialiasing, true);
-    for (QPainterPath* p : { &cause, &symptom })
-        p->closeSubpath();
     painter.setPen(QPen(m_palette.color(QPalette::Base), 1));
     painter.setBrush(severityColor(Severity::Error, m_palette));
     painter.drawPath(cause);
