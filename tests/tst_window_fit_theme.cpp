@@ -365,8 +365,40 @@ private Q_SLOTS:
             const double boxContrast = regionContrast(shot, indicator);
             QVERIFY2(
                 boxContrast >= 3.0, qPrintable(QStringLiteral("%1 check box %2").arg(name).arg(boxContrast)));
-            qInfo("%s theme: banner contrast %.1f, lane label %.1f, marker %.1f, check box %.1f",
-                qPrintable(name), bannerContrast, laneContrast, markerContrast, boxContrast);
+            // The Log view: every visible line's text against its row (the tint of a WARN or ERROR
+            // record among them), each row sampled inside the current line's frame.
+            const LogView* log = w.logView();
+            const QFontMetrics fm = log->fontMetrics();
+            const int rowHeight = fm.height() + 2; // as LogView paints them
+            const int digits =
+                static_cast<int>(QString::number(std::max<qint64>(log->lineCount(), 1)).size());
+            const int textLeft = fm.height() + fm.horizontalAdvance(QLatin1Char('9')) * (digits + 2);
+            const QPoint logOrigin = log->viewport()->mapTo(&w, QPoint(0, 0));
+            double worstLog = 100;
+            QString worstLine;
+            int warnRows = 0;
+            for (qint64 line = log->firstVisibleLine(); line > 0 && line <= log->lastVisibleLine(); ++line) {
+                const QString text = log->lineText(line);
+                if (text.trimmed().isEmpty() || text.startsWith(QLatin1Char(' ')))
+                    continue;
+                const int y = static_cast<int>(line - log->firstVisibleLine()) * rowHeight;
+                const int width =
+                    std::min(fm.horizontalAdvance(text), log->viewport()->width() - textLeft - 4);
+                const QRect row(logOrigin.x() + textLeft + 1, logOrigin.y() + y + 2, width, rowHeight - 4);
+                const double c = regionContrast(shot, row);
+                if (text.contains(QLatin1String("WARN")) || text.contains(QLatin1String("Error")))
+                    ++warnRows;
+                if (c < worstLog) {
+                    worstLog = c;
+                    worstLine = text;
+                }
+            }
+            QVERIFY2(warnRows > 0, "no WARN or ERROR line in view");
+            QVERIFY2(worstLog >= 4.5,
+                qPrintable(QStringLiteral("%1 log line %2: %3").arg(name).arg(worstLog).arg(worstLine)));
+            qInfo("%s theme: banner contrast %.1f, lane label %.1f, marker %.1f, check box %.1f, log text "
+                  "(worst line) %.1f",
+                qPrintable(name), bannerContrast, laneContrast, markerContrast, boxContrast, worstLog);
         }
         QAction* system = w.findChild<QAction*>(QStringLiteral("theme-system"));
         system->trigger();

@@ -11,7 +11,10 @@
 namespace rankscope {
 
 bool isDarkPalette(const QPalette& palette); // window darker than mid-grey
-QColor severityColor(Severity s, const QPalette& palette);
+QColor severityColor(Severity s, const QPalette& palette); // strokes, markers and tints
+// Text of a WARN-or-worse line: darker (light theme) or lighter (dark) than severityColor, so that it
+// reads at 4.5:1 or more on Base and on any severity's tint of it (severityColor at alpha 60 or less).
+QColor severityTextColor(Severity s, const QPalette& palette);
 QColor initiatingColor(); // the initiating event: one unmistakable hue
 QColor collateralColor(const QPalette& palette);
 QColor sysPathColor(); // SYS (cross-socket) paths

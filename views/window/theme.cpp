@@ -100,6 +100,15 @@ QPalette darkPalette()
     return p;
 }
 
+// Fusion's own, with a deeper selection: its highlight (#308cc6) under white text is 3.7:1, and the
+// Log view shows the line it opens at selected. #2a6aa8 is 5.6:1.
+QPalette lightPalette(QPalette p)
+{
+    p.setColor(QPalette::Highlight, QColor(0x2a, 0x6a, 0xa8));
+    p.setColor(QPalette::HighlightedText, Qt::white);
+    return p;
+}
+
 } // namespace
 
 QString themeName(Theme theme)
@@ -135,7 +144,8 @@ void applyTheme(Theme theme)
     if (theme == Theme::System)
         QApplication::setPalette(system);
     else
-        QApplication::setPalette(theme == Theme::Dark ? darkPalette() : style->standardPalette());
+        QApplication::setPalette(
+            theme == Theme::Dark ? darkPalette() : lightPalette(style->standardPalette()));
     // Qt posts the palette change to the widgets: until the event loop came round, every widget kept the
     // old colours (the window's palette was still light right after a switch to Dark, and a screenshot
     // taken then showed the old theme). Delivered now, the colours follow the switch at once.
