@@ -15,9 +15,11 @@
 #include <QAbstractItemModelTester>
 #include <QAction>
 #include <QCheckBox>
+#include <QDockWidget>
 #include <QElapsedTimer>
 #include <QLabel>
 #include <QLineEdit>
+#include <QProgressBar>
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTemporaryDir>
@@ -279,8 +281,30 @@ private Q_SLOTS:
         auto* pattern = w.findChild<QLineEdit*>(QStringLiteral("searchAllPattern"));
         auto* stop = w.findChild<QToolButton*>(QStringLiteral("searchAllStop"));
         QVERIFY(pattern && stop);
+        // Stop is in view in the dock as it first opens at 1600x1000 (it was scrolled off to the right of
+        // a 224 px dock): the whole button is visible, not clipped by the dock's scroll area.
+        QTRY_VERIFY(stop->isVisible());
+        QCOMPARE(stop->visibleRegion().boundingRect(), stop->rect());
+        auto* searchDock = w.findChild<QDockWidget*>(QStringLiteral("search"));
+        QVERIFY(searchDock);
+        QVERIFY(searchDock->rect().contains(QRect(stop->mapTo(searchDock, QPoint(0, 0)), stop->size())));
+        auto* progress = w.findChild<QProgressBar*>(QStringLiteral("searchAllProgress"));
+        QVERIFY(progress);
         pattern->setText(QStringLiteral("no such text in any log"));
         QSignalSpy done(&w, &MainWindow::searchFinished);
+
+        // Escape in the pattern field stops a search under way, once its progress has advanced.
+        QTest::keyClick(pattern, Qt::Key_Return);
+        QVERIFY(w.isSearching());
+        QTRY_VERIFY(progress->isVisible() && progress->value() > 0);
+        QVERIFY(w.isSearching());
+        QTest::keyClick(pattern, Qt::Key_Escape);
+        QVERIFY(done.wait(30000));
+        QCOMPARE(w.searchPanel()->summary(), QStringLiteral("Search stopped."));
+        QVERIFY(!progress->isVisible() && !stop->isEnabled());
+
+        // And the Stop button, clicked while the search runs.
+        done.clear();
         QTest::keyClick(pattern, Qt::Key_Return);
         QVERIFY(w.isSearching());
         QTRY_VERIFY(stop->isEnabled());
