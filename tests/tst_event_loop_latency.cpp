@@ -32,6 +32,7 @@
 #include <QtTest>
 #include <algorithm>
 #include <functional>
+#include <limits>
 #include <time.h>
 
 using namespace rankscope;
@@ -370,35 +371,51 @@ void TestEventLoopLatency::bigIncidentStaysResponsive()
     QVERIFY(w.timeline()->visibleEnd() - w.timeline()->visibleStart() < spanBefore); // 4 in, 3 out
     report("zooming the timeline", probe);
 
-    // 8. Switch the theme from View > Theme, three rounds of Dark, Light and the system's. The test runs
-    // on the Windows style (initTestCase), so System is not the style the themes draw with: a switch must
-    // still be a palette change only, one style kept throughout. Each switch is timed from the action to
-    // the end of its repaint; the median is the figure (one switch can lose its core to the other job).
+    // 8. Switch the theme from View > Theme: rounds of nine switches (Dark, Light, the system's, three
+    // times). The test runs on the Windows style (initTestCase), so System is not the style the themes
+    // draw with: a switch must still be a palette change only, one style kept throughout. Each switch is
+    // timed from the action to the end of its repaint, in wall time and in UI-thread CPU time. The
+    // figure is a round's median; under ctest -j2 the other job can take the core for a whole round,
+    // so the best of up to three rounds is held to the bound (a style change cost 78 ms in every one).
     const QStyle* style = QApplication::style();
-    std::vector<qint64> switches;
-    probe.start();
-    for (int round = 0; round < 3; ++round) {
-        for (const char* name : { "theme-dark", "theme-light", "theme-system" }) {
-            QAction* act = w.findChild<QAction*>(QLatin1String(name));
-            QVERIFY(act);
-            QElapsedTimer one;
-            one.start();
-            act->trigger();
-            QCoreApplication::processEvents(); // its relayout and repaint
-            switches.push_back(one.elapsed());
-            QCOMPARE(QApplication::style(), style);
-            QTest::qWait(30);
+    const auto median = [](std::vector<qint64> v) {
+        std::sort(v.begin(), v.end());
+        return v[v.size() / 2];
+    };
+    qint64 bestWall = std::numeric_limits<qint64>::max(), bestCpu = bestWall;
+    for (int round = 0; round < 3 && bestWall > kMaxGapMs * kBuildFactor; ++round) {
+        std::vector<qint64> wall, cpu;
+        probe.start();
+        for (int k = 0; k < 3; ++k) {
+            for (const char* name : { "theme-dark", "theme-light", "theme-system" }) {
+                QAction* act = w.findChild<QAction*>(QLatin1String(name));
+                QVERIFY(act);
+                QElapsedTimer one;
+                one.start();
+                const qint64 cpu0 = threadCpuMicros();
+                act->trigger();
+                QCoreApplication::processEvents(); // its relayout and repaint
+                wall.push_back(one.elapsed());
+                cpu.push_back((threadCpuMicros() - cpu0) / 1000);
+                QCOMPARE(QApplication::style(), style);
+                QTest::qWait(30);
+            }
         }
+        probe.stop();
+        if (round == 0)
+            report("switching the theme", probe);
+        qInfo("theme switch, round %d: wall median %lld ms (max %lld), UI-thread CPU median %lld ms (base "
+              "style %s)",
+            round + 1, static_cast<long long>(median(wall)),
+            static_cast<long long>(*std::max_element(wall.begin(), wall.end())),
+            static_cast<long long>(median(cpu)), qPrintable(m_baseStyle));
+        bestWall = std::min(bestWall, median(wall));
+        bestCpu = std::min(bestCpu, median(cpu));
     }
-    probe.stop();
-    report("switching the theme", probe);
-    std::sort(switches.begin(), switches.end());
-    const qint64 median = switches[switches.size() / 2];
-    qInfo("theme switch wall time: median %lld ms, max %lld ms (%zu switches, base style %s)",
-        static_cast<long long>(median), static_cast<long long>(switches.back()), switches.size(),
-        qPrintable(m_baseStyle));
-    QVERIFY2(median <= kMaxGapMs * kBuildFactor,
-        qPrintable(QStringLiteral("a theme switch took %1 ms (median)").arg(median)));
+    QVERIFY2(bestCpu <= kMaxGapMs * kBuildFactor,
+        qPrintable(QStringLiteral("a theme switch worked %1 ms on the UI thread (median)").arg(bestCpu)));
+    QVERIFY2(bestWall <= kMaxGapMs * kBuildFactor,
+        qPrintable(QStringLiteral("a theme switch took %1 ms (median of the best round)").arg(bestWall)));
 
     qInfo("worst event-loop gap: UI-thread work %lld ms, wall %lld ms (limit %lld ms)",
         static_cast<long long>(m_worstBusy), static_cast<long long>(m_worstWall),
