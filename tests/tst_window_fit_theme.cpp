@@ -208,6 +208,11 @@ private Q_SLOTS:
                 auto* d = w.findChild<QDockWidget*>(QLatin1String(name));
                 QVERIFY2(d && d->widget()->width() > 40 && d->widget()->height() > 40, name);
             }
+            // The Log view's header as shown still names the line and the rank (the path gives way).
+            auto* header = w.findChild<QLabel*>(QStringLiteral("logHeader"));
+            QVERIFY(header);
+            const QString where = QStringLiteral(" · line %1 · rank 7").arg(w.logView()->currentLine());
+            QVERIFY2(header->text().contains(where), qPrintable(header->text()));
             // The banner wraps: its headline is wider than the window, and all its lines are shown.
             auto* banner = w.findChild<QLabel*>(QStringLiteral("banner"));
             QVERIFY(banner && banner->wordWrap());

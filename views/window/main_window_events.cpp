@@ -86,8 +86,7 @@ void MainWindow::setLogHeader(qint64 line)
         : LineAuthor {};
     if (writer.rank < 0 && line == m_logOpenedLine)
         writer.rank = m_logRank; // the line was opened for that rank (a search hit's group)
-    m_log->setFileLabel(
-        QStringLiteral("%1 · line %2 · %3").arg(f.displayPath).arg(line).arg(describeAuthor(writer)));
+    m_log->setFileLabel(f.displayPath, QStringLiteral("line %1 · %2").arg(line).arg(describeAuthor(writer)));
 }
 
 QString MainWindow::logHeaderText() const
