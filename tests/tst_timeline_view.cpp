@@ -33,6 +33,8 @@ private Q_SLOTS:
     void textFilterLimitsRows();
     void followsDarkPalette();
     void roleMarkersAreClosedShapes();
+    void fileLanesStayApartWhenNarrow_data();
+    void fileLanesStayApartWhenNarrow();
     void offsetLabelsCarryUnits_data();
     void offsetLabelsCarryUnits();
     void benchmarkRepaint();
@@ -292,6 +294,66 @@ void TimelineViewTest::roleMarkersAreClosedShapes()
     QVERIFY(near(at(roles.symptom, -q, half - 2), warn));
     QVERIFY(near(at(roles.symptom, q, half - 2), warn));
     QVERIFY(!near(at(roles.symptom, -half + 1, -half + 1), warn));
+}
+
+void TimelineViewTest::fileLanesStayApartWhenNarrow_data()
+{
+    QTest::addColumn<QString>("first");
+    QTest::addColumn<QString>("second");
+    QTest::addColumn<QString>("tellsApart"); // what the first lane's shown label must keep
+    QTest::newRow("host in the file name") << "/data/runs/job-41/torchrun.gpu-a01.console.log"
+                                           << "/data/runs/job-41/torchrun.gpu-a02.console.log"
+                                           << "a01";
+    QTest::newRow("host in the folder") << "/data/runs/job-41/gpu-a01/console.log"
+                                        << "/data/runs/job-41/gpu-a02/console.log"
+                                        << "gpu-a01/console.log";
+}
+
+// Two lanes of unattributed lines at a narrow width (a scale factor of 2 halves the logical width):
+// the shown labels still differ and keep what tells the files apart. Elided as a whole they read
+// "unattribut…onsole.log" twice.
+void TimelineViewTest::fileLanesStayApartWhenNarrow()
+{
+    QFETCH(QString, first);
+    QFETCH(QString, second);
+    QFETCH(QString, tellsApart);
+    MadeIncident made = makeIncident(8, 2, 5, 3);
+    Incident& inc = made.incident;
+    for (const QString& path : { first, second }) {
+        FileInfo f;
+        f.displayPath = path;
+        f.path = path;
+        f.hasTimestamps = true;
+        inc.files.push_back(f);
+        LogEvent e;
+        e.file = static_cast<int>(inc.files.size()) - 1;
+        e.line = 3;
+        e.severity = Severity::Error;
+        e.time = { testing::baseTimeMs() + 60'000, true, false };
+        e.text = QStringLiteral("Traceback (most recent call last):");
+        inc.events.push_back(e);
+    }
+    TimelineView view;
+    view.resize(420, 600);
+    view.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&view));
+    view.setIncident(&inc, made.roles);
+    std::vector<int> lanes;
+    for (int l = 0; l < view.model().laneCount(); ++l)
+        if (view.model().lane(l).kind == TimelineRowKind::Unattributed
+            && view.model().lane(l).label.endsWith(QLatin1String("console.log"))
+            && view.model().lane(l).label.contains(QLatin1String("/data/runs/")))
+            lanes.push_back(l);
+    QCOMPARE(lanes.size(), size_t(2));
+    const QFontMetrics fm(view.font());
+    QVERIFY2(fm.horizontalAdvance(view.model().lane(lanes[0]).label) > view.geometry().gutterWidth,
+        "the whole label fits: nothing to check");
+    const QString a = view.shownLaneLabel(lanes[0]);
+    const QString b = view.shownLaneLabel(lanes[1]);
+    QVERIFY2(a != b, qPrintable(a));
+    QVERIFY2(!a.startsWith(QLatin1String("unattribut")), qPrintable(a));
+    QVERIFY2(a.contains(tellsApart), qPrintable(a));
+    QVERIFY(fm.horizontalAdvance(a) <= view.geometry().gutterWidth);
 }
 
 // The second axis line counts from the initiating event; "+05:00" there read as a UTC offset.

@@ -112,32 +112,23 @@ void TimelinePainter::paintLaneRow(QPainter& painter, int row, int top, int sele
     }
     // Gutter: label, then the "suspect" badge at its right end.
     const QFontMetrics fm(painter.font());
-    int labelRight = m_geo.gutterWidth - 6;
     if (lane.suspect) {
         const QString badge = QStringLiteral("suspect");
         const int w = fm.horizontalAdvance(badge) + fm.averageCharWidth();
-        const QRect box(labelRight - w, top + 1, w, m_geo.rowHeight - 2);
+        const QRect box(m_geo.gutterWidth - 6 - w, top + 1, w, m_geo.rowHeight - 2);
         painter.fillRect(box, initiatingColor());
         painter.setPen(Qt::white);
         painter.drawText(box, Qt::AlignCenter, badge);
-        labelRight = box.left() - 4;
     }
-    QString label = lane.label;
-    if (lane.kind == TimelineRowKind::Rank && !lane.host.isEmpty())
-        label.remove(QStringLiteral(" · ") + lane.host); // the host group's header above names it
-    if (lane.untimedEvents > 0)
-        label += QStringLiteral(" (+%1 untimed)").arg(lane.untimedEvents);
-    const bool grouped = m_model.row(row).kind == TimelineRowKind::Rank; // under a host header
-    const int indent = grouped ? fm.averageCharWidth() * 3 : 4;
+    const int indent = laneLabelIndent(row, fm);
     QFont font = painter.font();
     const QFont plain = font;
     font.setItalic(lane.inferredOnly);
     painter.setFont(font);
     painter.setPen(m_palette.color(lane.inferredOnly ? QPalette::PlaceholderText : QPalette::Text));
-    const QRect labelRect(indent, top, qMax(0, labelRight - indent), m_geo.rowHeight);
-    // Elided in the middle: the end of a label (a file name, a GPU) is what tells lanes apart.
-    const QString elided = QFontMetrics(font).elidedText(label, Qt::ElideMiddle, labelRect.width());
-    painter.drawText(labelRect, Qt::AlignVCenter | Qt::AlignLeft, elided);
+    const QString elided = laneLabel(row, QFontMetrics(font));
+    painter.drawText(QRect(indent, top, qMax(0, laneLabelRight(row, fm) - indent), m_geo.rowHeight),
+        Qt::AlignVCenter | Qt::AlignLeft, elided);
     if (lane.inferredOnly) { // dashed underline: "inferred times"
         QPen dash(m_palette.color(QPalette::PlaceholderText), 1, Qt::DashLine);
         painter.setPen(dash);
@@ -148,6 +139,43 @@ void TimelinePainter::paintLaneRow(QPainter& painter, int row, int top, int sele
     binLane(lane, m_mapping, selectedEvent, m_bins);
     paintBins(painter, top, lane.inferredOnly);
     paintRoleMarkers(painter, top);
+}
+
+int TimelinePainter::laneLabelIndent(int row, const QFontMetrics& fm) const
+{
+    return m_model.row(row).kind == TimelineRowKind::Rank ? fm.averageCharWidth() * 3 : 4; // under a header
+}
+
+int TimelinePainter::laneLabelRight(int row, const QFontMetrics& fm) const
+{
+    const TimelineLane& lane = m_model.lane(m_model.row(row).lane);
+    const int right = m_geo.gutterWidth - 6;
+    if (!lane.suspect)
+        return right;
+    return right - fm.horizontalAdvance(QStringLiteral("suspect")) - fm.averageCharWidth() - 4;
+}
+
+QString TimelinePainter::laneLabel(int row, const QFontMetrics& fm) const
+{
+    const TimelineLane& lane = m_model.lane(m_model.row(row).lane);
+    const int width = qMax(0, laneLabelRight(row, fm) - laneLabelIndent(row, fm));
+    const QString untimed =
+        lane.untimedEvents > 0 ? QStringLiteral(" (+%1 untimed)").arg(lane.untimedEvents) : QString();
+    QString label = lane.label;
+    if (lane.kind == TimelineRowKind::Rank && !lane.host.isEmpty())
+        label.remove(QStringLiteral(" · ") + lane.host); // the host group's header above names it
+    // The whole label when it fits; else, for a file's lane, its path without "unattributed:", then the
+    // fewest trailing parts that tell it from the other files' lanes (the host folder or file name, not
+    // the shared start of the paths), then from where they differ ("…a01.console.log"). The last one
+    // tried is elided: at its end when it starts where the names differ, else in the middle.
+    QStringList candidates { label + untimed };
+    for (const QString& s : lane.shortLabels)
+        candidates << s + untimed;
+    for (const QString& c : std::as_const(candidates))
+        if (fm.horizontalAdvance(c) <= width)
+            return c;
+    const QString& last = candidates.last();
+    return fm.elidedText(last, last.startsWith(QChar(0x2026)) ? Qt::ElideRight : Qt::ElideMiddle, width);
 }
 
 int TimelinePainter::markerSize() const

@@ -2,6 +2,7 @@
 // TimelineView: mouse, wheel and tooltip handling, and hit testing.
 #include "timeline_axis.h"
 #include "timeline_binning.h"
+#include "timeline_painter.h"
 #include "timeline_view.h"
 
 #include <QApplication>
@@ -39,6 +40,16 @@ QPoint TimelineView::eventPosition(int event) const
     if (y < m_geo.axisHeight || y >= m_geo.viewport.height())
         return { -1, -1 };
     return { xForTime(t), y };
+}
+
+QString TimelineView::shownLaneLabel(int lane) const
+{
+    const int row = m_model.rowOfLane(lane);
+    if (row < 0)
+        return {};
+    QFont f = font();
+    f.setItalic(m_model.lane(lane).inferredOnly);
+    return TimelinePainter(m_model, m_mapping, m_geo, palette()).laneLabel(row, QFontMetrics(f));
 }
 
 int TimelineView::initiatingMarkerX() const
