@@ -17,6 +17,7 @@
 #include <QComboBox>
 #include <QDir>
 #include <QElapsedTimer>
+#include <QFile>
 #include <QLabel>
 #include <QLineEdit>
 #include <QProgressBar>
@@ -56,6 +57,43 @@ qint64 threadCpuMicros()
     timespec ts {};
     clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
     return static_cast<qint64>(ts.tv_sec) * 1'000'000 + ts.tv_nsec / 1000;
+}
+
+// CPU time (clock ticks) used since boot by the whole machine and by this process, from /proc: what other
+// processes took of the machine while something was measured. 0/0 where /proc is not there.
+struct MachineTicks
+{
+    qint64 machineBusy = 0, machineAll = 0, self = 0;
+};
+MachineTicks machineTicks()
+{
+    MachineTicks t;
+    QFile stat(QStringLiteral("/proc/stat"));
+    if (stat.open(QIODevice::ReadOnly)) {
+        const QList<QByteArray> f =
+            stat.readLine().simplified().split(' '); // cpu user nice system idle iowait ...
+        for (qsizetype i = 1; i < f.size(); ++i) {
+            t.machineAll += f[i].toLongLong();
+            if (i != 4 && i != 5)
+                t.machineBusy += f[i].toLongLong();
+        }
+    }
+    QFile self(QStringLiteral("/proc/self/stat"));
+    if (self.open(QIODevice::ReadOnly)) {
+        const QByteArray line = self.readAll();
+        const QList<QByteArray> f = line.mid(line.lastIndexOf(')') + 2).split(' ');
+        if (f.size() > 12)
+            t.self = f[11].toLongLong() + f[12].toLongLong(); // utime, stime
+    }
+    return t;
+}
+// The share of the machine's CPU time other processes used between `a` and `b`.
+double othersShare(const MachineTicks& a, const MachineTicks& b)
+{
+    const qint64 all = b.machineAll - a.machineAll;
+    return all > 0
+        ? static_cast<double>((b.machineBusy - a.machineBusy) - (b.self - a.self)) / static_cast<double>(all)
+        : 0.0;
 }
 
 // Records how long the event loop was away between two ticks of a 5 ms timer: the wall time, and the CPU
@@ -374,18 +412,21 @@ void TestEventLoopLatency::bigIncidentStaysResponsive()
     // 8. Switch the theme from View > Theme: rounds of nine switches (Dark, Light, the system's, three
     // times). The test runs on the Windows style (initTestCase), so System is not the style the themes
     // draw with: a switch must still be a palette change only, one style kept throughout. Each switch is
-    // timed from the action to the end of its repaint, in wall time and in UI-thread CPU time. The
-    // figure is a round's median; under ctest -j2 the other job can take the core for a whole round,
-    // so the best of up to three rounds is held to the bound (a style change cost 78 ms in every one).
+    // timed from the action to the end of its repaint, in wall time and in UI-thread CPU time; a round's
+    // figure is its median. The UI-thread bound always holds (a style change cost 86 ms of it). The wall
+    // bound holds for a round in which other processes left the machine mostly idle: under ctest -j2 a
+    // round's wall median reached 65 ms with 24 ms of UI-thread work, the rest waiting for a core. Up to
+    // three rounds are tried for one that is measurable.
     const QStyle* style = QApplication::style();
     const auto median = [](std::vector<qint64> v) {
         std::sort(v.begin(), v.end());
         return v[v.size() / 2];
     };
-    qint64 bestWall = std::numeric_limits<qint64>::max(), bestCpu = bestWall;
-    for (int round = 0; round < 3 && bestWall > kMaxGapMs * kBuildFactor; ++round) {
+    qint64 quietWall = -1, bestCpu = std::numeric_limits<qint64>::max();
+    for (int round = 0; round < 3 && quietWall < 0; ++round) {
         std::vector<qint64> wall, cpu;
         probe.start();
+        const MachineTicks before = machineTicks();
         for (int k = 0; k < 3; ++k) {
             for (const char* name : { "theme-dark", "theme-light", "theme-system" }) {
                 QAction* act = w.findChild<QAction*>(QLatin1String(name));
@@ -401,21 +442,26 @@ void TestEventLoopLatency::bigIncidentStaysResponsive()
                 QTest::qWait(30);
             }
         }
+        const double others = othersShare(before, machineTicks());
         probe.stop();
         if (round == 0)
             report("switching the theme", probe);
-        qInfo("theme switch, round %d: wall median %lld ms (max %lld), UI-thread CPU median %lld ms (base "
-              "style %s)",
+        qInfo("theme switch, round %d: wall median %lld ms (max %lld), UI-thread CPU median %lld ms; other "
+              "processes used %.0f %% of the machine (base style %s)",
             round + 1, static_cast<long long>(median(wall)),
             static_cast<long long>(*std::max_element(wall.begin(), wall.end())),
-            static_cast<long long>(median(cpu)), qPrintable(m_baseStyle));
-        bestWall = std::min(bestWall, median(wall));
+            static_cast<long long>(median(cpu)), 100 * others, qPrintable(m_baseStyle));
         bestCpu = std::min(bestCpu, median(cpu));
+        if (others < 0.25)
+            quietWall = median(wall);
     }
     QVERIFY2(bestCpu <= kMaxGapMs * kBuildFactor,
         qPrintable(QStringLiteral("a theme switch worked %1 ms on the UI thread (median)").arg(bestCpu)));
-    QVERIFY2(bestWall <= kMaxGapMs * kBuildFactor,
-        qPrintable(QStringLiteral("a theme switch took %1 ms (median of the best round)").arg(bestWall)));
+    if (quietWall >= 0)
+        QVERIFY2(quietWall <= kMaxGapMs * kBuildFactor,
+            qPrintable(QStringLiteral("a theme switch took %1 ms (median)").arg(quietWall)));
+    else
+        qInfo("theme switch wall time not checked: other processes kept the machine busy in every round");
 
     qInfo("worst event-loop gap: UI-thread work %lld ms, wall %lld ms (limit %lld ms)",
         static_cast<long long>(m_worstBusy), static_cast<long long>(m_worstWall),
