@@ -9,6 +9,7 @@
 #include <QSet>
 #include <algorithm>
 #include <array>
+#include <limits>
 
 namespace rankscope {
 
@@ -65,26 +66,40 @@ QString axisLabel(const TimelineModel& model, qint64 t, qint64 span)
 // The lanes to draw, in the model's order: all of them when they fit, else those that matter most.
 std::vector<int> chosenLanes(const TimelineModel& model)
 {
+    // Lanes with events, and the suspects' even without one: a rank that went quiet while the others
+    // timed out is the point of the drawing.
+    const TimelineRoles& roles = model.roles();
+    QSet<int> suspects(roles.suspectRanks.begin(), roles.suspectRanks.end());
     std::vector<int> lanes;
     for (int l = 0; l < model.laneCount(); ++l)
-        if (!model.lane(l).times.empty())
+        if (!model.lane(l).times.empty()
+            || (model.lane(l).rank >= 0 && suspects.contains(model.lane(l).rank)))
             lanes.push_back(l);
     if (static_cast<int>(lanes.size()) <= kReportTimelineLanes)
         return lanes;
-    const TimelineRoles& roles = model.roles();
-    QSet<int> suspects(roles.suspectRanks.begin(), roles.suspectRanks.end());
+    // The initiating lane; then rank lanes before the lanes of files and processes without a rank; among
+    // those, suspects, then lanes with collateral, then lanes with a WARN. On 1,024 ranks a flat score
+    // tied console files with suspects, and the first-time order then kept 39 console files and no rank.
     const auto weight = [&](int l) {
         const TimelineLane& lane = model.lane(l);
-        int w = 0;
-        for (quint8 m : lane.marks)
-            w = std::max(w, (m & EventMark::Initiating) ? 4 : (m & EventMark::Collateral) ? 2 : 0);
-        if (lane.rank >= 0 && suspects.contains(lane.rank))
-            w = std::max(w, 3);
-        return w + (lane.warnEvents > 0 ? 1 : 0);
+        bool initiating = false, collateral = false;
+        for (quint8 m : lane.marks) {
+            initiating = initiating || (m & EventMark::Initiating);
+            collateral = collateral || (m & EventMark::Collateral);
+        }
+        const bool rank = lane.kind == TimelineRowKind::Rank && lane.rank >= 0;
+        return (initiating ? 16 : 0) + (rank ? 8 : 0) + (rank && suspects.contains(lane.rank) ? 4 : 0)
+            + (collateral ? 2 : 0) + (lane.warnEvents > 0 ? 1 : 0);
     };
     std::stable_sort(lanes.begin(), lanes.end(), [&](int a, int b) {
         const int wa = weight(a), wb = weight(b);
-        return wa != wb ? wa > wb : model.lane(a).times.front() < model.lane(b).times.front();
+        if (wa != wb)
+            return wa > wb;
+        const auto start = [&](int l) {
+            return model.lane(l).times.empty() ? std::numeric_limits<qint64>::max()
+                                               : model.lane(l).times.front();
+        };
+        return start(a) < start(b);
     });
     lanes.resize(kReportTimelineLanes);
     std::sort(lanes.begin(), lanes.end());
@@ -142,6 +157,17 @@ QByteArray timelineSvg(const TimelineModel& model)
                      .arg(y - kLaneHeight / 2)
                      .arg(kWidth)
                      .arg(kLaneHeight);
+        if (lane.rank >= 0
+            && model.roles().suspectRanks.end()
+                != std::find(model.roles().suspectRanks.begin(), model.roles().suspectRanks.end(), lane.rank))
+            s += QStringLiteral(
+                "<rect x='0' y='%1' width='%2' height='%3' fill='#fdecef'/><text x='%4' y='%5' "
+                "text-anchor='end' fill='#8a0f2e'>suspect</text>")
+                     .arg(y - kLaneHeight / 2)
+                     .arg(kWidth)
+                     .arg(kLaneHeight)
+                     .arg(kPlotLeft - 4)
+                     .arg(y + 4);
         s += QStringLiteral("<text x='6' y='%1' fill='#1f2933'><title>%2</title>%3</text>")
                  .arg(y + 4)
                  .arg(lane.label.toHtmlEscaped(), elideMiddle(lane.label).toHtmlEscaped());
