@@ -316,10 +316,7 @@ void MainWindow::buildDocks()
     ranks->raise();
     connect(m_searchPanel, &SearchPanel::searchRequested, this, &MainWindow::searchEverything);
     connect(m_searchPanel, &SearchPanel::stopRequested, this, &MainWindow::stopSearch);
-    connect(m_searchPanel, &SearchPanel::hitActivated, this, [this](int file, qint64 line, int rank) {
-        selectRank(rank);
-        openLogAt(file, line, rank);
-    });
+    connect(m_searchPanel, &SearchPanel::hitActivated, this, &MainWindow::revealSearchHit);
     connect(logView(), &LogView::currentLineChanged, this, &MainWindow::setLogHeader);
     connect(m_diagnosis, &DiagnosisPane::signatureActivated, this, &MainWindow::showSignatureInHub);
     connect(m_divergence, &DivergenceView::compareRequested, this, &MainWindow::chooseHealthyRun);
