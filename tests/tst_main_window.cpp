@@ -345,7 +345,7 @@ private Q_SLOTS:
                      .data(Qt::ForegroundRole)
                      .value<QBrush>()
                      .color(),
-            initiatingColor());
+            initiatingColor(QGuiApplication::palette()));
         // A click on another rank with a WARN shows that WARN.
         int other = -1;
         for (int row = 0; row < model->rowCount() && other < 0; ++row) {

@@ -85,7 +85,7 @@ void TimelineViewTest::loadShowsInitiatingMarker()
         image.save(qEnvironmentVariable("RANKSCOPE_TIMELINE_SNAPSHOT"));
     const QPoint off = viewportOffset();
     // The marker line runs down the whole plot, over the rows.
-    const QRgb marker = initiatingColor().rgb();
+    const QRgb marker = initiatingColor(m_view->palette()).rgb();
     const int bottom = m_view->viewport()->height() - 2;
     for (int y : { m_view->geometry().axisHeight + 2, bottom / 2, bottom }) {
         const QColor c = image.pixel(off.x() + x, off.y() + y);

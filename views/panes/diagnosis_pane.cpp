@@ -212,6 +212,9 @@ void DiagnosisPane::changeEvent(QEvent* event)
     // A theme switch: the badge takes the new variant of its colours (the rest is the palette's).
     if (event->type() == QEvent::PaletteChange && m_confidence)
         m_confidence->setText(confidenceHtml(m_confidenceLevel, m_confidenceReasons, palette()));
+    if (event->type() == QEvent::PaletteChange)
+        if (auto* line = findChild<TextBlock*>(QStringLiteral("initiatingLine")))
+            line->setAccent(initiatingColor(palette())); // the theme's variant
     QScrollArea::changeEvent(event);
 }
 
@@ -405,7 +408,7 @@ void DiagnosisPane::setDiagnosis(const Incident* inc, const Diagnosis* d, const 
         line->setObjectName(QStringLiteral("initiatingLine"));
         line->setFont(mono());
         line->setPadding(4);
-        line->setAccent(initiatingColor());
+        line->setAccent(initiatingColor(palette()));
         m_layout->addWidget(richLabel(QStringLiteral("<a href='event:%1'>%2:%3</a>")
                                           .arg(d->initiatingEvent)
                                           .arg(f.displayPath.toHtmlEscaped())

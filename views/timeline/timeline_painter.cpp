@@ -106,7 +106,7 @@ void TimelinePainter::paintLaneRow(QPainter& painter, int row, int top, int sele
         painter.fillRect(rowRect, tint);
     }
     if (lane.suspect) { // hatched: the diagnosis points here
-        QColor hatch = initiatingColor();
+        QColor hatch = initiatingColor(m_palette);
         hatch.setAlpha(60);
         painter.fillRect(rowRect, QBrush(hatch, Qt::BDiagPattern));
     }
@@ -116,8 +116,9 @@ void TimelinePainter::paintLaneRow(QPainter& painter, int row, int top, int sele
         const QString badge = QStringLiteral("suspect");
         const int w = fm.horizontalAdvance(badge) + fm.averageCharWidth();
         const QRect box(m_geo.gutterWidth - 6 - w, top + 1, w, m_geo.rowHeight - 2);
-        painter.fillRect(box, initiatingColor());
-        painter.setPen(Qt::white);
+        const ColorPair colors = initiatingBadge(m_palette);
+        painter.fillRect(box, colors.background);
+        painter.setPen(colors.text);
         painter.drawText(box, Qt::AlignCenter, badge);
     }
     const int indent = laneLabelIndent(row, fm);
