@@ -306,7 +306,7 @@ void TimelineViewTest::fileLanesStayApartWhenNarrow_data()
                                            << "a01";
     QTest::newRow("host in the folder") << "/data/runs/job-41/gpu-a01/console.log"
                                         << "/data/runs/job-41/gpu-a02/console.log"
-                                        << "gpu-a01/console.log";
+                                        << "a01";
 }
 
 // Two lanes of unattributed lines at a narrow width (a scale factor of 2 halves the logical width):

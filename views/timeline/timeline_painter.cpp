@@ -175,8 +175,10 @@ QString TimelinePainter::laneLabel(int row, const QFontMetrics& fm) const
     for (const QString& c : std::as_const(candidates))
         if (fm.horizontalAdvance(c) <= width)
             return c;
+    // A rank's label keeps its start ("rank 7 · GP…"): in the middle, the rank number went first.
     const QString& last = candidates.last();
-    return fm.elidedText(last, last.startsWith(QChar(0x2026)) ? Qt::ElideRight : Qt::ElideMiddle, width);
+    const bool keepStart = last.startsWith(QChar(0x2026)) || lane.rank >= 0;
+    return fm.elidedText(last, keepStart ? Qt::ElideRight : Qt::ElideMiddle, width);
 }
 
 int TimelinePainter::markerSize() const
