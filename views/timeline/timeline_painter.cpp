@@ -56,6 +56,23 @@ void TimelinePainter::paintRows(QPainter& painter, int selectedEvent)
     painter.restore();
 }
 
+QString TimelinePainter::headerLabel(int row, const QFontMetrics& fm) const
+{
+    const int g = m_model.row(row).group;
+    const TimelineHostGroup& group = m_model.group(g);
+    const bool collapsed = m_model.isCollapsed(group.host);
+    const int shown = m_model.groupShownLanes(g);
+    const bool onlyRanks = std::all_of(group.lanes.begin(), group.lanes.end(),
+        [this](int l) { return m_model.lane(l).kind == TimelineRowKind::Rank; });
+    const QString noun = onlyRanks ? QStringLiteral("rank") : QStringLiteral("lane");
+    const QString head = (collapsed ? QStringLiteral("▸ ") : QStringLiteral("▾ ")) + m_model.groupLabel(g);
+    const QString text = head
+        + QStringLiteral("  (%1 %2%3)").arg(shown).arg(noun, shown == 1 ? QString() : QStringLiteral("s"));
+    // Narrow, the count goes first and the host stays ("▾ gpu-… rank)" named no host at all).
+    const int width = m_geo.gutterWidth - 8;
+    return fm.horizontalAdvance(text) <= width ? text : fm.elidedText(head, Qt::ElideMiddle, width);
+}
+
 void TimelinePainter::paintHeaderRow(QPainter& painter, int row, int top)
 {
     const int g = m_model.row(row).group;
@@ -68,15 +85,9 @@ void TimelinePainter::paintHeaderRow(QPainter& painter, int row, int top)
     bold.setBold(true);
     painter.setFont(bold);
     painter.setPen(m_palette.color(QPalette::ButtonText));
-    const int shown = m_model.groupShownLanes(g);
-    const bool onlyRanks = std::all_of(group.lanes.begin(), group.lanes.end(),
-        [this](int l) { return m_model.lane(l).kind == TimelineRowKind::Rank; });
-    const QString noun = onlyRanks ? QStringLiteral("rank") : QStringLiteral("lane");
-    const QString text = (collapsed ? QStringLiteral("▸ ") : QStringLiteral("▾ ")) + m_model.groupLabel(g)
-        + QStringLiteral("  (%1 %2%3)").arg(shown).arg(noun, shown == 1 ? QString() : QStringLiteral("s"));
-    const QFontMetrics fm(bold);
-    painter.drawText(QRect(4, top, m_geo.gutterWidth - 8, m_geo.rowHeight), Qt::AlignVCenter | Qt::AlignLeft,
-        fm.elidedText(text, Qt::ElideMiddle, m_geo.gutterWidth - 8));
+    const int width = m_geo.gutterWidth - 8;
+    painter.drawText(QRect(4, top, width, m_geo.rowHeight), Qt::AlignVCenter | Qt::AlignLeft,
+        headerLabel(row, QFontMetrics(bold)));
     painter.setFont(plain);
     if (!collapsed)
         return;

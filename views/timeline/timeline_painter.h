@@ -50,6 +50,8 @@ public:
     int xOf(qint64 ms) const;
     // The gutter label of lane row `row` as painted in font `fm`: whole, or shortened to fit.
     QString laneLabel(int row, const QFontMetrics& fm) const;
+    // The host header of row `row` as painted in bold font `fm`: its count dropped first when narrow.
+    QString headerLabel(int row, const QFontMetrics& fm) const;
 
 private:
     void paintHeaderRow(QPainter& painter, int row, int top);

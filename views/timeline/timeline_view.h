@@ -55,6 +55,7 @@ public:
     int initiatingMarkerX() const;
     // The gutter label of `lane` as painted now (shortened to the gutter); empty when it has no row.
     QString shownLaneLabel(int lane) const;
+    QString shownHeaderLabel(int group) const; // the host group's header row as painted; empty when none
 
 public Q_SLOTS:
     void zoomIn();

@@ -52,6 +52,17 @@ QString TimelineView::shownLaneLabel(int lane) const
     return TimelinePainter(m_model, m_mapping, m_geo, palette()).laneLabel(row, QFontMetrics(f));
 }
 
+QString TimelineView::shownHeaderLabel(int group) const
+{
+    for (int row = 0; row < m_model.rowCount(); ++row)
+        if (m_model.row(row).kind == TimelineRowKind::HostHeader && m_model.row(row).group == group) {
+            QFont bold = font();
+            bold.setBold(true);
+            return TimelinePainter(m_model, m_mapping, m_geo, palette()).headerLabel(row, QFontMetrics(bold));
+        }
+    return {};
+}
+
 int TimelineView::initiatingMarkerX() const
 {
     const int ev = m_model.roles().initiatingEvent;
