@@ -15,9 +15,12 @@ namespace {
 // The overview; each subcommand's --help lists its own options.
 const char* const kUsage =
     "usage:\n"
-    "  rankscope [PATH...]                         open the window (log folders, files, topology captures)\n"
-    "  rankscope --screenshot FILE [--panel TITLE] [PATH...]   render the window to a PNG and exit\n"
-    "  rankscope diagnose PATH... [--topology FILE]... [--format text|json|markdown] [--signatures DIR]\n"
+    "  rankscope [--theme system|light|dark] [PATH...]   open the window (log folders, files, topology\n"
+    "                                              captures)\n"
+    "  rankscope --screenshot FILE [--panel TITLE] [--theme system|light|dark] [PATH...]\n"
+    "                                              render the window to a PNG and exit\n"
+    "  rankscope diagnose PATH... [--topology FILE]... [--format text|json|markdown|html] [--signatures "
+    "DIR]\n"
     "                     [--attempt N] [--control HEALTHY_RUN]\n"
     "  rankscope verify --before PATH --after PATH [--format text|json]\n"
     "  rankscope topology FILE... [--host NAME] [--logs PATH] [--format text|json]\n"

@@ -23,7 +23,8 @@ QString exitCodeHelp()
         "  %1   analysed (verify: PASS)\n"
         "  %2   verify: FAIL (signatures check: the catalog has an error)\n"
         "  %3   nothing readable: no input could be read, or an output not written\n"
-        "  %4   verify: INCONCLUSIVE (the signature is gone; no progress past the failure shows)\n"
+        "  %4   verify: INCONCLUSIVE (the signature is gone but no progress past the failure shows, or the\n"
+        "      run before has no known failure to verify)\n"
         "  %5  usage error: unknown option, missing value, bad --format\n")
         .arg(exitStatus(ExitCode::Analysed))
         .arg(exitStatus(ExitCode::CheckFailed))

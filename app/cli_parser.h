@@ -16,7 +16,7 @@ enum class ExitCode : int
     Analysed = 0, // the inputs were analysed (verify: PASS; signatures check: no error)
     CheckFailed = 1, // verify: FAIL (signatures check: the catalog has an error)
     NothingReadable = 2, // no input could be read, or an output could not be written
-    Inconclusive = 3, // verify: INCONCLUSIVE (the signature is gone, but no progress past the failure shows)
+    Inconclusive = 3, // verify: INCONCLUSIVE (no progress past the failure shows, or no known failure before)
     Usage = 64, // a usage error: an unknown option, a missing value, a bad --format (sysexits' EX_USAGE)
 };
 

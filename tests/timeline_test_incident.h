@@ -137,4 +137,59 @@ inline MadeIncident makeIncident(
     return made;
 }
 
+// One event per rank, a minute apart, each of one role: rank 0 a cause, rank 1 collateral, rank 2 a
+// symptom, rank 3 a cause that is also collateral (a cause on another rank after the initiating one),
+// rank 4 the initiating WARN. Each marker stands alone in its lane, for pixel checks of its shape.
+struct RoleIncident
+{
+    MadeIncident made;
+    int cause = -1, collateral = -1, symptom = -1, causeAndCollateral = -1;
+};
+
+inline RoleIncident makeRoleIncident()
+{
+    RoleIncident out;
+    Incident& inc = out.made.incident;
+    inc.label = QStringLiteral("roles");
+    const qint64 t0 = baseTimeMs();
+    for (int r = 0; r < 5; ++r) {
+        RankInfo info;
+        info.rank = r;
+        info.host = QStringLiteral("gpu-a01");
+        info.localRank = r;
+        info.timesKnown = true;
+        info.files = { r };
+        inc.ranks.push_back(info);
+        FileInfo file;
+        file.displayPath = QStringLiteral("nccl.rank%1.log").arg(r);
+        file.path = QStringLiteral("/nonexistent/") + file.displayPath;
+        file.hasTimestamps = true;
+        inc.files.push_back(file);
+    }
+    // In time order: the initiating event first, then one of each role.
+    const int order[] = { 4, 0, 1, 2, 3 };
+    for (int k = 0; k < 5; ++k) {
+        LogEvent e;
+        e.rank = order[k];
+        e.file = e.rank;
+        e.host = QStringLiteral("gpu-a01");
+        e.line = 1;
+        e.severity = e.rank == 2 ? Severity::Warn : Severity::Error;
+        e.time = { t0 + k * 60'000, true, false };
+        e.text = QStringLiteral("NCCL WARN rank %1").arg(e.rank);
+        inc.events.push_back(std::move(e));
+    }
+    inc.firstWarn = 0;
+    TimelineRoles& roles = out.made.roles;
+    roles.initiatingEvent = 0;
+    roles.eventRoles = { 0, 0, -1, 1, 0 }; // cause, cause, none, symptom, cause
+    roles.collateralEvents = { 2, 4 };
+    out.made.initiatingRank = 4;
+    out.cause = 1;
+    out.collateral = 2;
+    out.symptom = 3;
+    out.causeAndCollateral = 4;
+    return out;
+}
+
 } // namespace rankscope::testing

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // The command line: one parser for every subcommand and one table of exit codes (0 analysed, 1 a verify
 // FAIL, 2 nothing readable, 64 a usage error), and --help on each subcommand listing its own options.
+#include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -97,15 +98,22 @@ private Q_SLOTS:
         QVERIFY2(!r.err.contains("rankscope"), r.err.constData());
     }
 
-    // `rankscope --help` lists every subcommand and the exit-code table.
+    // `rankscope --help` lists every subcommand, the report formats (html too), the window's --theme
+    // and the exit-code table; the README's command list says the same.
     void overview()
     {
         const Run r = run({ QStringLiteral("--help") });
         QCOMPARE(r.exitCode, kAnalysed);
+        QFile readme(QStringLiteral(RANKSCOPE_SOURCE_DIR "/README.md"));
+        QVERIFY(readme.open(QIODevice::ReadOnly));
+        const QByteArray readmeText = readme.readAll();
         for (const char* word : { "diagnose", "verify", "topology", "capture-topology", "signatures check",
+                 "--format text|json|markdown|html", "--theme system|light|dark",
                  "Exit codes:", "0   analysed", "1   verify: FAIL", "2   nothing readable",
-                 "64  usage error" })
+                 "3   verify: INCONCLUSIVE", "64  usage error" })
             QVERIFY2(r.out.contains(word), word);
+        for (const char* word : { "--format text|json|markdown|html", "--theme system|light|dark" })
+            QVERIFY2(readmeText.contains(word), word);
     }
 
     void exitCodes_data()

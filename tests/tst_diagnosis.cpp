@@ -502,6 +502,35 @@ private Q_SLOTS:
         }
     }
 
+    // Collateral without a rank is "launcher" only when a launcher wrote it. Real case 404: two NCCL
+    // processes (no rank in the log) hit the same IB error after the initiating one; they are named by
+    // pid and host, in the text and the HTML report. torchrun's summary stays a launcher's.
+    void ranklessCollateralIsNamedByItsWriter()
+    {
+        const Analysis an =
+            run({ QStringLiteral("real-found/404-mpirun-five-h100-ib-error-4-vendor-81-ipv6-gid-acs") });
+        const AttemptAnalysis* a = an.currentAttempt();
+        QVERIFY(a);
+        QCOMPARE(a->diagnosis.collateral.size(), size_t(1));
+        const CollateralGroup& g = a->diagnosis.collateral.front();
+        QCOMPARE(g.rankCount, 0);
+        QCOMPARE(g.writer, QStringLiteral("pid 9821 on H100-1, pid 68738 on H100-5"));
+        const ReportInput in = buildReportInput(an, *a);
+        const QString expected = QStringLiteral("pid 9821 on H100-1, pid 68738 on H100-5 (no rank): IB local "
+                                                "protection error (completion status 4)");
+        for (const QString& report : { reportText(in), reportHtml(in, {}, {}) }) {
+            QVERIFY2(report.contains(expected), qPrintable(report));
+            QVERIFY(!report.contains(QLatin1String("launcher (no rank)")));
+        }
+
+        const Analysis sample = run({ QStringLiteral("sample-job") });
+        QVERIFY(sample.currentAttempt());
+        const auto& groups = sample.currentAttempt()->diagnosis.collateral;
+        QVERIFY(std::any_of(groups.begin(), groups.end(), [](const CollateralGroup& c) {
+            return c.writer == QLatin1String("launcher") && c.label.startsWith(QLatin1String("torchrun:"));
+        }));
+    }
+
     // A launcher line has no rank, host or pid: the report names its place alone, not "first:  — file".
     void textReportPlacesLauncherLines()
     {

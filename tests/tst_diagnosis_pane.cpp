@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: MIT
-// The diagnosis pane shows the signature's typed fix actions after the fix prose, in the idiom it was given.
+// The diagnosis pane shows the signature's typed fix actions after the fix prose, in the idiom it was given,
+// and names collateral without a rank by its writer.
 #include "analysis.h"
 #include "diagnosis_pane.h"
+#include "text_block.h"
 
 #include <QApplication>
 #include <QtTest>
@@ -43,6 +45,33 @@ private Q_SLOTS:
 
         pane.clear();
         QVERIFY(pane.actionTexts().isEmpty());
+    }
+
+    // Real case 404: the collateral without a rank was two NCCL processes, not a launcher; the pane
+    // names them by pid and host, as the reports do.
+    void namesRanklessCollateralByItsWriter()
+    {
+        AnalysisRequest request;
+        request.logPaths = { QStringLiteral(
+            RANKSCOPE_TEST_DATA "/real-found/404-mpirun-five-h100-ib-error-4-vendor-81-ipv6-gid-acs") };
+        const Analysis a = analyze(request);
+        const AttemptAnalysis* at = a.currentAttempt();
+        QVERIFY(at);
+        DiagnosisPane pane;
+        pane.setDiagnosis(&at->incident, &at->diagnosis, &a.catalog.catalog);
+        pane.show();
+        const auto shownText = [&pane] {
+            QString text;
+            for (const TextBlock* block : pane.findChildren<TextBlock*>())
+                text += block->toPlainText(); // as shown, not the HTML given
+            return text;
+        };
+        // The pane puts its new content in place a frame or two later.
+        QTRY_VERIFY(shownText().contains(QLatin1String("Collateral")));
+        const QString shown = shownText();
+        QVERIFY2(shown.contains(QLatin1String("pid 9821 on H100-1, pid 68738 on H100-5 (no rank): IB local")),
+            qPrintable(shown));
+        QVERIFY(!shown.contains(QLatin1String("launcher (no rank)")));
     }
 };
 

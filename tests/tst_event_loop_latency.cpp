@@ -12,10 +12,12 @@
 #include "timeline_view.h"
 
 #include <QAction>
+#include <QApplication>
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDir>
 #include <QElapsedTimer>
+#include <QFile>
 #include <QLabel>
 #include <QLineEdit>
 #include <QProgressBar>
@@ -23,6 +25,7 @@
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QStatusBar>
+#include <QStyle>
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QTimer>
@@ -30,6 +33,7 @@
 #include <QtTest>
 #include <algorithm>
 #include <functional>
+#include <limits>
 #include <time.h>
 
 using namespace rankscope;
@@ -53,6 +57,43 @@ qint64 threadCpuMicros()
     timespec ts {};
     clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
     return static_cast<qint64>(ts.tv_sec) * 1'000'000 + ts.tv_nsec / 1000;
+}
+
+// CPU time (clock ticks) used since boot by the whole machine and by this process, from /proc: what other
+// processes took of the machine while something was measured. 0/0 where /proc is not there.
+struct MachineTicks
+{
+    qint64 machineBusy = 0, machineAll = 0, self = 0;
+};
+MachineTicks machineTicks()
+{
+    MachineTicks t;
+    QFile stat(QStringLiteral("/proc/stat"));
+    if (stat.open(QIODevice::ReadOnly)) {
+        const QList<QByteArray> f =
+            stat.readLine().simplified().split(' '); // cpu user nice system idle iowait ...
+        for (qsizetype i = 1; i < f.size(); ++i) {
+            t.machineAll += f[i].toLongLong();
+            if (i != 4 && i != 5)
+                t.machineBusy += f[i].toLongLong();
+        }
+    }
+    QFile self(QStringLiteral("/proc/self/stat"));
+    if (self.open(QIODevice::ReadOnly)) {
+        const QByteArray line = self.readAll();
+        const QList<QByteArray> f = line.mid(line.lastIndexOf(')') + 2).split(' ');
+        if (f.size() > 12)
+            t.self = f[11].toLongLong() + f[12].toLongLong(); // utime, stime
+    }
+    return t;
+}
+// The share of the machine's CPU time other processes used between `a` and `b`.
+double othersShare(const MachineTicks& a, const MachineTicks& b)
+{
+    const qint64 all = b.machineAll - a.machineAll;
+    return all > 0
+        ? static_cast<double>((b.machineBusy - a.machineBusy) - (b.self - a.self)) / static_cast<double>(all)
+        : 0.0;
 }
 
 // Records how long the event loop was away between two ticks of a 5 ms timer: the wall time, and the CPU
@@ -177,12 +218,17 @@ private:
     qint64 m_bytes = 0;
     qint64 m_worstBusy = 0; // the UI thread's own work between two ticks
     qint64 m_worstWall = 0;
+    QString m_baseStyle;
 };
 
 void TestEventLoopLatency::initTestCase()
 {
     QStandardPaths::setTestModeEnabled(true);
     QVERIFY(m_dir.isValid());
+    // A desktop whose style is not Fusion (the themes draw with Fusion): set before the first window.
+    QApplication::setStyle(QStringLiteral("Windows"));
+    m_baseStyle = QApplication::style()->name();
+    QCOMPARE(m_baseStyle.toLower(), QStringLiteral("windows"));
     // attempt_0: every rank in one combined console log (a single big file to search and filter).
     // attempt_1, the latest and shown first: one NCCL debug file per rank (rank switches change files).
     GenOptions older;
@@ -363,16 +409,59 @@ void TestEventLoopLatency::bigIncidentStaysResponsive()
     QVERIFY(w.timeline()->visibleEnd() - w.timeline()->visibleStart() < spanBefore); // 4 in, 3 out
     report("zooming the timeline", probe);
 
-    // 8. Switch the theme: Dark, Light, and back to the system's, from View > Theme.
-    probe.start();
-    for (const char* name : { "theme-dark", "theme-light", "theme-system" }) {
-        QAction* act = w.findChild<QAction*>(QLatin1String(name));
-        QVERIFY(act);
-        act->trigger();
-        QTest::qWait(60); // its repaint
+    // 8. Switch the theme from View > Theme: rounds of nine switches (Dark, Light, the system's, three
+    // times). The test runs on the Windows style (initTestCase), so System is not the style the themes
+    // draw with: a switch must still be a palette change only, one style kept throughout. Each switch is
+    // timed from the action to the end of its repaint, in wall time and in UI-thread CPU time; a round's
+    // figure is its median. The UI-thread bound always holds (a style change cost 86 ms of it). The wall
+    // bound holds for a round in which other processes left the machine mostly idle: under ctest -j2 a
+    // round's wall median reached 65 ms with 24 ms of UI-thread work, the rest waiting for a core. Up to
+    // three rounds are tried for one that is measurable.
+    const QStyle* style = QApplication::style();
+    const auto median = [](std::vector<qint64> v) {
+        std::sort(v.begin(), v.end());
+        return v[v.size() / 2];
+    };
+    qint64 quietWall = -1, bestCpu = std::numeric_limits<qint64>::max();
+    for (int round = 0; round < 3 && quietWall < 0; ++round) {
+        std::vector<qint64> wall, cpu;
+        probe.start();
+        const MachineTicks before = machineTicks();
+        for (int k = 0; k < 3; ++k) {
+            for (const char* name : { "theme-dark", "theme-light", "theme-system" }) {
+                QAction* act = w.findChild<QAction*>(QLatin1String(name));
+                QVERIFY(act);
+                QElapsedTimer one;
+                one.start();
+                const qint64 cpu0 = threadCpuMicros();
+                act->trigger();
+                QCoreApplication::processEvents(); // its relayout and repaint
+                wall.push_back(one.elapsed());
+                cpu.push_back((threadCpuMicros() - cpu0) / 1000);
+                QCOMPARE(QApplication::style(), style);
+                QTest::qWait(30);
+            }
+        }
+        const double others = othersShare(before, machineTicks());
+        probe.stop();
+        if (round == 0)
+            report("switching the theme", probe);
+        qInfo("theme switch, round %d: wall median %lld ms (max %lld), UI-thread CPU median %lld ms; other "
+              "processes used %.0f %% of the machine (base style %s)",
+            round + 1, static_cast<long long>(median(wall)),
+            static_cast<long long>(*std::max_element(wall.begin(), wall.end())),
+            static_cast<long long>(median(cpu)), 100 * others, qPrintable(m_baseStyle));
+        bestCpu = std::min(bestCpu, median(cpu));
+        if (others < 0.25)
+            quietWall = median(wall);
     }
-    probe.stop();
-    report("switching the theme", probe);
+    QVERIFY2(bestCpu <= kMaxGapMs * kBuildFactor,
+        qPrintable(QStringLiteral("a theme switch worked %1 ms on the UI thread (median)").arg(bestCpu)));
+    if (quietWall >= 0)
+        QVERIFY2(quietWall <= kMaxGapMs * kBuildFactor,
+            qPrintable(QStringLiteral("a theme switch took %1 ms (median)").arg(quietWall)));
+    else
+        qInfo("theme switch wall time not checked: other processes kept the machine busy in every round");
 
     qInfo("worst event-loop gap: UI-thread work %lld ms, wall %lld ms (limit %lld ms)",
         static_cast<long long>(m_worstBusy), static_cast<long long>(m_worstWall),

@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: MIT
+#include "log_panel.h"
 #include "log_view.h"
 
 #include <QApplication>
 #include <QClipboard>
 #include <QFile>
+#include <QLabel>
 #include <QRegularExpression>
 #include <QScrollBar>
 #include <QSignalSpy>
@@ -65,6 +67,7 @@ private Q_SLOTS:
     void copiesSelectedLines();
     void missingFileShowsError();
     void horizontalBarKeptAcrossFiles();
+    void headerKeepsLineAndRank();
 
 private:
     std::unique_ptr<LogView> m_view;
@@ -253,6 +256,41 @@ void LogViewTest::horizontalBarKeptAcrossFiles()
     settle();
     QCOMPARE(bar->maximum(), 0);
     QVERIFY(!bar->isVisible());
+}
+
+// The header as shown (elided), panel narrower and narrower: the path gives way first, so "line 32 ·
+// rank 7" stays whole as long as it fits beside a few characters of the file name; the whole label was
+// elided in the middle before ("nccl.gpu-a02.52117.log · li…ank 7").
+void LogViewTest::headerKeepsLineAndRank()
+{
+    LogPanel panel;
+    panel.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&panel));
+    const QString path = QStringLiteral("runs/job-41/attempt_1/nccl.gpu-a02.52117.log");
+    const QString where = QStringLiteral("line 32 · rank 7 · gpu-a02 · pid 52117");
+    panel.setFileLabel(path, where);
+    QCOMPARE(panel.fileLabel(), path + QStringLiteral(" · ") + where);
+    auto* header = panel.findChild<QLabel*>(QStringLiteral("logHeader"));
+    QVERIFY(header);
+    const QFontMetrics fm = header->fontMetrics();
+    const int needed =
+        fm.averageCharWidth() * 8 + fm.horizontalAdvance(QStringLiteral(" · line 32 · rank 7…"));
+    int pathElided = 0, checked = 0;
+    for (int width = 1200; width >= 200; width -= 20) {
+        panel.resize(width, 300);
+        QCoreApplication::processEvents();
+        const QString shown = panel.shownFileLabel();
+        QCOMPARE(shown, header->text());
+        QVERIFY2(fm.horizontalAdvance(shown) <= header->width(), qPrintable(shown));
+        if (header->width() < needed)
+            continue;
+        ++checked;
+        QVERIFY2(shown.contains(QStringLiteral(" · line 32 · rank 7")),
+            qPrintable(QStringLiteral("%1 px: %2").arg(header->width()).arg(shown)));
+        if (!shown.startsWith(path))
+            ++pathElided;
+    }
+    QVERIFY(checked > 0 && pathElided > 0); // some widths had to elide the path
 }
 
 QTEST_MAIN(LogViewTest)

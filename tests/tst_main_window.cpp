@@ -2,6 +2,7 @@
 // The window on the bundled demo incident, offscreen: what the user sees first, and every way in.
 #include "diagnosis_pane.h"
 #include "hub_panel.h"
+#include "incident_generator.h"
 #include "log_view.h"
 #include "main_window.h"
 #include "rank_list_delegate.h"
@@ -344,7 +345,7 @@ private Q_SLOTS:
                      .data(Qt::ForegroundRole)
                      .value<QBrush>()
                      .color(),
-            initiatingColor());
+            initiatingColor(QGuiApplication::palette()));
         // A click on another rank with a WARN shows that WARN.
         int other = -1;
         for (int row = 0; row < model->rowCount() && other < 0; ++row) {
@@ -381,6 +382,49 @@ private Q_SLOTS:
         QCOMPARE(rankAt(0), 7);
         filter->clear();
         QCOMPARE(model->rowCount(), 5);
+    }
+
+    // A click on a rank without any WARN (the rank that hung, in a generated hang: it printed no error)
+    // shows the last line it wrote, and its lane in the timeline. It did nothing before.
+    void quietRankShowsItsLastLine()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        testgen::GenOptions o;
+        o.ranks = 8;
+        o.gpusPerNode = 4;
+        o.fault = testgen::Fault::Hang;
+        o.faultRank = 5;
+        o.layout = testgen::Layout::PerRankFiles;
+        o.seed = 9;
+        const testgen::GenResult gen = testgen::generateIncident(o, dir.path());
+        QVERIFY2(gen.error.isEmpty(), qPrintable(gen.error));
+        MainWindow w;
+        w.resize(1600, 1000);
+        w.show();
+        w.openPaths({ dir.path() });
+        QVERIFY(waitForAnalysis(w));
+        auto* table = w.findChild<QTableView*>(QStringLiteral("ranks"));
+        QVERIFY(table);
+        const QAbstractItemModel* model = table->model();
+        int quiet = -1;
+        for (int row = 0; row < model->rowCount() && quiet < 0; ++row) {
+            if (model->index(row, 0).data(RankTableModel::FirstWarnEventRole).toInt() < 0)
+                quiet = row;
+        }
+        QVERIFY(quiet >= 0);
+        const int rank = model->index(quiet, 0).data(RankTableModel::RankRole).toInt();
+        const RankInfo* info = w.currentAttempt()->incident.rankInfo(rank);
+        QVERIFY(info && info->files.size() == 1);
+        const FileInfo& file = w.currentAttempt()->incident.files[static_cast<size_t>(info->files.front())];
+        QVERIFY(w.logView()->filePath() != file.path);
+        QTest::mouseClick(
+            table->viewport(), Qt::LeftButton, {}, table->visualRect(model->index(quiet, 0)).center());
+        QTRY_COMPARE(w.logView()->filePath(), file.path);
+        QTRY_COMPARE(w.logView()->currentLine(), w.logView()->lineCount());
+        QCOMPARE(w.logView()->lineCount(), file.lines);
+        QVERIFY2(
+            w.logHeaderText().contains(QStringLiteral("rank %1").arg(rank)), qPrintable(w.logHeaderText()));
     }
 
     // Stop drops a comparison with a healthy run, or a verification, under way: nothing of it is shown,

@@ -11,13 +11,16 @@
 #include "main_window.h"
 #include "search_panel.h"
 #include "search_results_model.h"
+#include "timeline_view.h"
 
 #include <QAbstractItemModelTester>
 #include <QAction>
 #include <QCheckBox>
+#include <QDockWidget>
 #include <QElapsedTimer>
 #include <QLabel>
 #include <QLineEdit>
+#include <QProgressBar>
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTemporaryDir>
@@ -193,7 +196,19 @@ private Q_SLOTS:
         QTreeView* view = w.searchPanel()->resultsView();
         const QModelIndex gi = model->index(group, 0);
         view->expand(gi);
-        const QModelIndex hit = model->index(0, 0, gi);
+        // The hit on the initiating line (an event of rank 7): the timeline selects that event too.
+        const AttemptAnalysis* demo = w.currentAttempt();
+        const int init = demo->diagnosis.initiatingEvent;
+        const LogEvent& initEvent = demo->incident.events[static_cast<size_t>(init)];
+        QModelIndex hit;
+        for (int k = 0; k < model->rowCount(gi); ++k) {
+            const QModelIndex h = model->index(k, 0, gi);
+            if (h.data(SearchResultsModel::FileRole).toInt() == initEvent.file
+                && h.data(SearchResultsModel::LineRole).toLongLong() == initEvent.line)
+                hit = h;
+        }
+        QVERIFY(hit.isValid());
+        w.timeline()->selectEvent(-1);
         view->scrollTo(hit);
         const int file = hit.data(SearchResultsModel::FileRole).toInt();
         const qint64 line = hit.data(SearchResultsModel::LineRole).toLongLong();
@@ -205,6 +220,7 @@ private Q_SLOTS:
         QVERIFY(w.logView()->lineText(line).contains(QLatin1String("NET/IB")));
         QVERIFY(w.logHeaderText().contains(QStringLiteral("line %1").arg(line)));
         QVERIFY(w.logHeaderText().contains(QLatin1String("rank 7")));
+        QCOMPARE(w.timeline()->selectedEvent(), init);
 
         // The Log view's own search counts: "k of n" over the file's matching lines.
         auto* logSearch = [&]() -> QLineEdit* {
@@ -279,8 +295,30 @@ private Q_SLOTS:
         auto* pattern = w.findChild<QLineEdit*>(QStringLiteral("searchAllPattern"));
         auto* stop = w.findChild<QToolButton*>(QStringLiteral("searchAllStop"));
         QVERIFY(pattern && stop);
+        // Stop is in view in the dock as it first opens at 1600x1000 (it was scrolled off to the right of
+        // a 224 px dock): the whole button is visible, not clipped by the dock's scroll area.
+        QTRY_VERIFY(stop->isVisible());
+        QCOMPARE(stop->visibleRegion().boundingRect(), stop->rect());
+        auto* searchDock = w.findChild<QDockWidget*>(QStringLiteral("search"));
+        QVERIFY(searchDock);
+        QVERIFY(searchDock->rect().contains(QRect(stop->mapTo(searchDock, QPoint(0, 0)), stop->size())));
+        auto* progress = w.findChild<QProgressBar*>(QStringLiteral("searchAllProgress"));
+        QVERIFY(progress);
         pattern->setText(QStringLiteral("no such text in any log"));
         QSignalSpy done(&w, &MainWindow::searchFinished);
+
+        // Escape in the pattern field stops a search under way, once its progress has advanced.
+        QTest::keyClick(pattern, Qt::Key_Return);
+        QVERIFY(w.isSearching());
+        QTRY_VERIFY(progress->isVisible() && progress->value() > 0);
+        QVERIFY(w.isSearching());
+        QTest::keyClick(pattern, Qt::Key_Escape);
+        QVERIFY(done.wait(30000));
+        QCOMPARE(w.searchPanel()->summary(), QStringLiteral("Search stopped."));
+        QVERIFY(!progress->isVisible() && !stop->isEnabled());
+
+        // And the Stop button, clicked while the search runs.
+        done.clear();
         QTest::keyClick(pattern, Qt::Key_Return);
         QVERIFY(w.isSearching());
         QTRY_VERIFY(stop->isEnabled());
@@ -328,6 +366,31 @@ private Q_SLOTS:
             return g.rank >= 0;
         }) >= 1024);
         QVERIFY2(maxBusy <= 50, qPrintable(QStringLiteral("UI thread busy %1 ms").arg(maxBusy)));
+        // A hit of a rank far down the list (not an event line): the timeline scrolls to that rank's lane.
+        const int far = static_cast<int>(res.groups.size()) - 1;
+        const QModelIndex farGroup = w.searchPanel()->model()->index(far, 0);
+        const int farRank = farGroup.data(SearchResultsModel::RankRole).toInt();
+        QVERIFY(farRank > 900);
+        QTreeView* results = w.searchPanel()->resultsView();
+        results->expand(farGroup);
+        const QModelIndex farHit = w.searchPanel()->model()->index(0, 0, farGroup);
+        results->scrollTo(farHit);
+        TimelineView* timeline = w.timeline();
+        int farLane = -1;
+        for (int l = 0; l < timeline->model().laneCount(); ++l)
+            if (timeline->model().lane(l).rank == farRank)
+                farLane = l;
+        QVERIFY(farLane >= 0);
+        const auto laneInView = [&] {
+            const int row = timeline->model().rowOfLane(farLane);
+            const int top = row >= 0 ? timeline->geometry().rowTop(row) : -1;
+            return row >= 0 && top >= timeline->geometry().axisHeight
+                && top + timeline->geometry().rowHeight <= timeline->viewport()->height();
+        };
+        QVERIFY(!laneInView());
+        QTest::mouseClick(results->viewport(), Qt::LeftButton, {}, results->visualRect(farHit).center());
+        QTRY_VERIFY(laneInView());
+        QTRY_COMPARE(w.logView()->currentLine(), farHit.data(SearchResultsModel::LineRole).toLongLong());
         // RANKSCOPE_SEARCH_SCREENSHOT=FILE: the window with the results open, to be looked at.
         const QByteArray shot = qgetenv("RANKSCOPE_SEARCH_SCREENSHOT");
         if (!shot.isEmpty())

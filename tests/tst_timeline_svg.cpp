@@ -5,7 +5,9 @@
 #include "analysis.h"
 #include "incident_generator.h"
 #include "incident_view_model.h"
+#include "timeline_binning.h"
 #include "timeline_svg.h"
+#include "timeline_test_incident.h"
 
 #include <QDir>
 #include <QRegularExpression>
@@ -81,6 +83,26 @@ private Q_SLOTS:
         QVERIFY(initiatingX(svg) > 310);
     }
 
+    // The report draws each event with the role the window shows (markerRole(): a cause beats
+    // collateral): of the four role events, two are causes (one also collateral), one collateral, one a
+    // symptom; each shape once more in the legend.
+    void rolesFollowTheWindowsOrder()
+    {
+        const testing::RoleIncident roles = testing::makeRoleIncident();
+        TimelineModel model;
+        model.setIncident(&roles.made.incident, roles.made.roles);
+        const QString svg = QString::fromUtf8(timelineSvg(model));
+        QCOMPARE(svg.count(QLatin1String("l6 11h-12z' fill='#c0392b'")), 2 + 1); // cause
+        QCOMPARE(svg.count(QLatin1String("fill='none' stroke='#5b6576'")), 1 + 1); // collateral
+        QCOMPARE(svg.count(QLatin1String("fill='#d98e04'")), 1 + 1); // symptom
+        const quint8 both = EventMark::Cause | EventMark::Collateral;
+        QCOMPARE(markerRoleOfEvent(both), MarkerRole::Cause);
+        QCOMPARE(markerRoleOfEvent(EventMark::Collateral | EventMark::Symptom), MarkerRole::Collateral);
+        PixelBin bin;
+        bin.flags = BinFlag::Cause | BinFlag::Collateral;
+        QCOMPARE(bin.role(), MarkerRole::Cause);
+    }
+
     void thousandRanksKeepTheLanesThatMatter()
     {
         QTemporaryDir dir;
@@ -107,6 +129,39 @@ private Q_SLOTS:
         QVERIFY(
             svg.contains(QStringLiteral("… and %1 more lanes").arg(m.laneCount() - kReportTimelineLanes)));
         QVERIFY2(svg.size() < 200'000, qPrintable(QString::number(svg.size()))); // markers deduplicated
+        // Suspects and collateral ranks make the cut, before any lane of a file or a process without a
+        // rank (it kept rank 777 and 39 console files before).
+        const auto drawn = [&](int l) {
+            return svg.contains(QStringLiteral("<title>%1</title>").arg(m.lane(l).label.toHtmlEscaped()));
+        };
+        const auto& suspects = m.roles().suspectRanks;
+        QVERIFY(!suspects.empty());
+        int suspectsDrawn = 0, collateralRanksDrawn = 0, rankLanesLeftOut = 0, otherLanesDrawn = 0;
+        for (int l = 0; l < m.laneCount(); ++l) {
+            const TimelineLane& lane = m.lane(l);
+            const bool rank = lane.kind == TimelineRowKind::Rank && lane.rank >= 0;
+            const bool suspect =
+                rank && std::find(suspects.begin(), suspects.end(), lane.rank) != suspects.end();
+            if (lane.times.empty() && !suspect)
+                continue;
+            const bool collateral = std::any_of(
+                lane.marks.begin(), lane.marks.end(), [](quint8 mk) { return mk & EventMark::Collateral; });
+            if (suspect)
+                suspectsDrawn += drawn(l) ? 1 : 0;
+            else if (rank && collateral)
+                collateralRanksDrawn += drawn(l) ? 1 : 0;
+            if (rank && !drawn(l))
+                ++rankLanesLeftOut;
+            if (!rank && drawn(l))
+                ++otherLanesDrawn;
+        }
+        qInfo("report timeline of 1,024 ranks: %d suspect lanes, %d collateral rank lanes, %d lanes without "
+              "a rank (%zu suspects)",
+            suspectsDrawn, collateralRanksDrawn, otherLanesDrawn, suspects.size());
+        QCOMPARE(suspectsDrawn, std::min(static_cast<int>(suspects.size()), kReportTimelineLanes - 1));
+        QVERIFY(suspectsDrawn + collateralRanksDrawn > 1);
+        if (rankLanesLeftOut > 0)
+            QCOMPARE(otherLanesDrawn, 0);
     }
 };
 

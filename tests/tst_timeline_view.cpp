@@ -2,6 +2,7 @@
 #include "severity_palette.h"
 #include "timeline_axis.h"
 #include "timeline_binning.h"
+#include "timeline_painter.h"
 #include "timeline_test_incident.h"
 #include "timeline_view.h"
 
@@ -31,6 +32,9 @@ private Q_SLOTS:
     void headerClickCollapses();
     void textFilterLimitsRows();
     void followsDarkPalette();
+    void roleMarkersAreClosedShapes();
+    void fileLanesStayApartWhenNarrow_data();
+    void fileLanesStayApartWhenNarrow();
     void offsetLabelsCarryUnits_data();
     void offsetLabelsCarryUnits();
     void benchmarkRepaint();
@@ -81,7 +85,7 @@ void TimelineViewTest::loadShowsInitiatingMarker()
         image.save(qEnvironmentVariable("RANKSCOPE_TIMELINE_SNAPSHOT"));
     const QPoint off = viewportOffset();
     // The marker line runs down the whole plot, over the rows.
-    const QRgb marker = initiatingColor().rgb();
+    const QRgb marker = initiatingColor(m_view->palette()).rgb();
     const int bottom = m_view->viewport()->height() - 2;
     for (int y : { m_view->geometry().axisHeight + 2, bottom / 2, bottom }) {
         const QColor c = image.pixel(off.x() + x, off.y() + y);
@@ -241,6 +245,120 @@ void TimelineViewTest::followsDarkPalette()
     const QColor c =
         image.pixel(off.x() + m_view->viewport()->width() - 2, off.y() + m_view->geometry().axisHeight / 2);
     QVERIFY2(c.lightness() < 80, qPrintable(c.name()));
+}
+
+// Each role's marker is a whole shape: the hollow collateral diamond has all four edges (its last one
+// was missing: an open subpath), the cause diamond is filled, the symptom triangle has its base; a
+// cause that is also collateral shows as a cause. Checked on the rendered widget, in the middle of each
+// edge, where the 2 px outline is solid.
+void TimelineViewTest::roleMarkersAreClosedShapes()
+{
+    const testing::RoleIncident roles = testing::makeRoleIncident();
+    m_view->setIncident(&roles.made.incident, roles.made.roles);
+    m_view->setVisibleRange(testing::baseTimeMs() - 60'000, testing::baseTimeMs() + 5 * 60'000);
+    const QImage image = renderView();
+    const QPoint off = viewportOffset();
+    const QPalette& pal = m_view->palette();
+    const int half = qMax(TimelinePainter::kMinMarkerPixels, m_view->geometry().rowHeight - 6) / 2;
+    const auto near = [](QColor a, QColor b) {
+        return qAbs(a.red() - b.red()) + qAbs(a.green() - b.green()) + qAbs(a.blue() - b.blue()) <= 60;
+    };
+    const auto at = [&](int ev, double dx, double dy) {
+        const QPoint c = m_view->eventPosition(ev);
+        return QColor(image.pixel(off.x() + c.x() + qRound(dx), off.y() + c.y() + qRound(dy)));
+    };
+    for (int ev : { roles.cause, roles.collateral, roles.symptom, roles.causeAndCollateral })
+        QVERIFY2(m_view->eventPosition(ev).x() >= 0, qPrintable(QString::number(ev)));
+
+    // Collateral: the four edge midpoints in the outline colour, the middle hollow (the lane's base).
+    const QColor outline = collateralColor(pal);
+    const double q = half / 2.0;
+    for (const auto& [dx, dy] : { std::pair { -q, -q }, { q, -q }, { q, q }, { -q, q } }) {
+        const QColor c = at(roles.collateral, dx, dy);
+        QVERIFY2(near(c, outline),
+            qPrintable(QStringLiteral("collateral edge at (%1,%2): %3").arg(dx).arg(dy).arg(c.name())));
+    }
+    QVERIFY(!near(at(roles.collateral, 0, 0), outline));
+
+    // Cause, and a cause that is also collateral: filled diamonds; the corners of their box stay clear.
+    const QColor error = severityColor(Severity::Error, pal);
+    for (int ev : { roles.cause, roles.causeAndCollateral }) {
+        QVERIFY2(near(at(ev, 0, 0), error), qPrintable(at(ev, 0, 0).name()));
+        QVERIFY2(near(at(ev, -q, -q + 1), error), qPrintable(at(ev, -q, -q + 1).name()));
+        QVERIFY(!near(at(ev, -half + 1, -half + 1), error));
+    }
+
+    // Symptom: a filled triangle, its base row coloured across, its top corners clear.
+    const QColor warn = severityColor(Severity::Warn, pal);
+    QVERIFY2(near(at(roles.symptom, 0, q), warn), qPrintable(at(roles.symptom, 0, q).name()));
+    QVERIFY(near(at(roles.symptom, -q, half - 2), warn));
+    QVERIFY(near(at(roles.symptom, q, half - 2), warn));
+    QVERIFY(!near(at(roles.symptom, -half + 1, -half + 1), warn));
+}
+
+void TimelineViewTest::fileLanesStayApartWhenNarrow_data()
+{
+    QTest::addColumn<QString>("first");
+    QTest::addColumn<QString>("second");
+    QTest::addColumn<QString>("tellsApart"); // what the first lane's shown label must keep
+    QTest::newRow("host in the file name") << "/data/runs/job-41/torchrun.gpu-a01.console.log"
+                                           << "/data/runs/job-41/torchrun.gpu-a02.console.log"
+                                           << "a01";
+    QTest::newRow("host in the folder") << "/data/runs/job-41/gpu-a01/console.log"
+                                        << "/data/runs/job-41/gpu-a02/console.log"
+                                        << "a01";
+}
+
+// Two lanes of unattributed lines at a narrow width (a scale factor of 2 halves the logical width):
+// the shown labels still differ and keep what tells the files apart. Elided as a whole they read
+// "unattribut…onsole.log" twice.
+void TimelineViewTest::fileLanesStayApartWhenNarrow()
+{
+    QFETCH(QString, first);
+    QFETCH(QString, second);
+    QFETCH(QString, tellsApart);
+    MadeIncident made = makeIncident(8, 2, 5, 3);
+    Incident& inc = made.incident;
+    for (const QString& path : { first, second }) {
+        FileInfo f;
+        f.displayPath = path;
+        f.path = path;
+        f.hasTimestamps = true;
+        inc.files.push_back(f);
+        LogEvent e;
+        e.file = static_cast<int>(inc.files.size()) - 1;
+        e.line = 3;
+        e.severity = Severity::Error;
+        e.time = { testing::baseTimeMs() + 60'000, true, false };
+        e.text = QStringLiteral("Traceback (most recent call last):");
+        inc.events.push_back(e);
+    }
+    TimelineView view;
+    view.resize(420, 600);
+    view.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&view));
+    view.setIncident(&inc, made.roles);
+    std::vector<int> lanes;
+    for (int l = 0; l < view.model().laneCount(); ++l)
+        if (view.model().lane(l).kind == TimelineRowKind::Unattributed
+            && view.model().lane(l).label.endsWith(QLatin1String("console.log"))
+            && view.model().lane(l).label.contains(QLatin1String("/data/runs/")))
+            lanes.push_back(l);
+    QCOMPARE(lanes.size(), size_t(2));
+    const QFontMetrics fm(view.font());
+    QVERIFY2(fm.horizontalAdvance(view.model().lane(lanes[0]).label) > view.geometry().gutterWidth,
+        "the whole label fits: nothing to check");
+    const QString a = view.shownLaneLabel(lanes[0]);
+    const QString b = view.shownLaneLabel(lanes[1]);
+    QVERIFY2(a != b, qPrintable(a));
+    QVERIFY2(!a.startsWith(QLatin1String("unattribut")), qPrintable(a));
+    QVERIFY2(a.contains(tellsApart), qPrintable(a));
+    QVERIFY(fm.horizontalAdvance(a) <= view.geometry().gutterWidth);
+    // The host headers keep their hosts: the count gives way first.
+    for (int g = 0; g < view.model().groupCount(); ++g) {
+        const QString host = view.model().groupLabel(g);
+        QVERIFY2(view.shownHeaderLabel(g).contains(host), qPrintable(view.shownHeaderLabel(g)));
+    }
 }
 
 // The second axis line counts from the initiating event; "+05:00" there read as a UTC offset.

@@ -60,6 +60,8 @@ private Q_SLOTS:
     void stoppedEarlier();
     void noProgressIsInconclusive();
     void cliExitCodes();
+    void verdicts_data();
+    void verdicts();
 
 private:
     QTemporaryDir m_tmp;
@@ -140,6 +142,7 @@ void TestVerifyFix::nothingToVerify()
     const QString healthy = gen(tmp, QStringLiteral("healthy"), Fault::None, 7, 2);
     const VerifyResult r = verifyFix(load(healthy), load(healthy));
     QVERIFY(!r.pass);
+    QVERIFY(r.inconclusive); // not FAIL: nothing says the fix did not work
     QVERIFY(r.evidence.join(QLatin1Char(' ')).contains(QLatin1String("nothing to verify")));
 }
 
@@ -224,6 +227,53 @@ void TestVerifyFix::cliExitCodes()
     QCOMPARE(run({ v, QStringLiteral("--before"), m_before, QStringLiteral("--after"),
                  tmp.filePath(QStringLiteral("missing")) }),
         2);
+}
+
+// The verdict, and the CLI's exit code, for each kind of before/after pair: PASS (0) only when the
+// signature is gone and the job got past the step where it failed; a run after the fix that fails again
+// (a watchdog timeout of a hang, too) without getting further is FAIL (1); a run before without a known
+// failure leaves nothing to verify: INCONCLUSIVE (3), with that reason.
+void TestVerifyFix::verdicts_data()
+{
+    QTest::addColumn<Fault>("beforeFault");
+    QTest::addColumn<Fault>("afterFault");
+    QTest::addColumn<QString>("verdict");
+    QTest::addColumn<int>("exitCode");
+    QTest::addColumn<QString>("reason");
+    QTest::newRow("fixed and past the step") << Fault::IbRetryExceeded << Fault::None << "PASS" << 0 << "";
+    QTest::newRow("no known failure before")
+        << Fault::None << Fault::None << "INCONCLUSIVE" << 3 << "nothing to verify";
+    QTest::newRow("no known failure before, after fails")
+        << Fault::None << Fault::IbRetryExceeded << "INCONCLUSIVE" << 3 << "nothing to verify";
+    QTest::newRow("hangs after the fix, no further")
+        << Fault::IbRetryExceeded << Fault::Hang << "FAIL" << 1 << "failed again";
+}
+
+void TestVerifyFix::verdicts()
+{
+    QFETCH(Fault, beforeFault);
+    QFETCH(Fault, afterFault);
+    QFETCH(QString, verdict);
+    QFETCH(int, exitCode);
+    QFETCH(QString, reason);
+    QTemporaryDir tmp;
+    const QString beforeDir = gen(tmp, QStringLiteral("before"), beforeFault, 7, 1);
+    const QString afterDir = gen(tmp, QStringLiteral("after"), afterFault, 7, 1);
+    QVERIFY(!beforeDir.isEmpty() && !afterDir.isEmpty());
+    const VerifyResult r = verifyFix(load(beforeDir), load(afterDir));
+    QVERIFY2(r.verdict == verdict, qPrintable(verifyToText(r)));
+    QCOMPARE(r.pass, verdict == QLatin1String("PASS"));
+    QCOMPARE(r.inconclusive, verdict == QLatin1String("INCONCLUSIVE"));
+    QVERIFY2(r.reason.contains(reason), qPrintable(r.reason));
+    if (afterFault == Fault::Hang)
+        QVERIFY(r.stepAfter <= r.stepBefore); // it did not get further
+    QProcess p;
+    p.start(QStringLiteral(RANKSCOPE_BINARY),
+        { QStringLiteral("verify"), QStringLiteral("--before"), beforeDir, QStringLiteral("--after"),
+            afterDir });
+    QVERIFY(p.waitForFinished(120000));
+    QCOMPARE(p.exitCode(), exitCode);
+    QVERIFY(QString::fromUtf8(p.readAllStandardOutput()).startsWith(QStringLiteral("Verdict: ") + verdict));
 }
 
 QTEST_GUILESS_MAIN(TestVerifyFix)

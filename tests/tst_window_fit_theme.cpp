@@ -208,6 +208,11 @@ private Q_SLOTS:
                 auto* d = w.findChild<QDockWidget*>(QLatin1String(name));
                 QVERIFY2(d && d->widget()->width() > 40 && d->widget()->height() > 40, name);
             }
+            // The Log view's header as shown still names the line and the rank (the path gives way).
+            auto* header = w.findChild<QLabel*>(QStringLiteral("logHeader"));
+            QVERIFY(header);
+            const QString where = QStringLiteral(" · line %1 · rank 7").arg(w.logView()->currentLine());
+            QVERIFY2(header->text().contains(where), qPrintable(header->text()));
             // The banner wraps: its headline is wider than the window, and all its lines are shown.
             auto* banner = w.findChild<QLabel*>(QStringLiteral("banner"));
             QVERIFY(banner && banner->wordWrap());
@@ -216,7 +221,7 @@ private Q_SLOTS:
                 qPrintable(QStringLiteral("banner %1 px tall, its text needs %2")
                                .arg(banner->height())
                                .arg(banner->heightForWidth(banner->width()))));
-            QVERIFY(banner->height() >= 3 * banner->fontMetrics().height());
+            QVERIFY(banner->height() >= 2 * banner->fontMetrics().height()); // wrapped, every line shown
             // The Diagnosis pane reflows to its width: its text breaks inside words wider than the pane
             // (the demo's commands and paths), so nothing needs a sideways scroll, and every block of text
             // is as tall as its wrapped lines, so nothing is cut off below either.
@@ -298,6 +303,39 @@ private Q_SLOTS:
         QCOMPARE(hubAgain.findChild<QSplitter*>(QStringLiteral("hubSplit"))->sizes(), hubSizes);
     }
 
+    // With an incident loaded, the timeline's time area (the plot, right of the lane names) gets more
+    // than half the window on first start: at 1600x1000, and at 784x460 (1600x1000 at a scale factor of
+    // 2, less a frame). At the latter it was about 28 %.
+    void timelinePlotGetsMostOfTheWidth_data()
+    {
+        QTest::addColumn<QSize>("size");
+        QTest::newRow("1600x1000") << QSize(1600, 1000);
+        QTest::newRow("scale 2") << QSize(784, 460);
+    }
+
+    void timelinePlotGetsMostOfTheWidth()
+    {
+        QFETCH(QSize, size);
+        QSettings().clear(); // first start: the default docks
+        MainWindow w;
+        w.resize(size);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        w.openPaths({ kDemo });
+        QVERIFY(waitForAnalysis(w));
+        QTest::qWait(80);
+        const int plot = w.timeline()->geometry().plotWidth();
+        qInfo("%dx%d: plot %d px of %d (%d %%), lane names %d px", w.width(), w.height(), plot, w.width(),
+            100 * plot / w.width(), w.timeline()->geometry().gutterWidth);
+        QVERIFY2(plot * 2 > w.width(), qPrintable(QStringLiteral("plot %1 of %2").arg(plot).arg(w.width())));
+        // The diagnosis is still one click away (a dock shown or a tab), and the lane names still read.
+        auto* diag = w.findChild<QDockWidget*>(QStringLiteral("diagnosis"));
+        QVERIFY(diag && !diag->isHidden());
+        const TimelineModel& model = w.timeline()->model();
+        const int lane = model.laneOfEvent(w.currentAttempt()->diagnosis.initiatingEvent);
+        QVERIFY(w.timeline()->shownLaneLabel(lane).startsWith(QLatin1String("rank 7")));
+    }
+
     void themesPersistAndKeepContrast()
     {
         MainWindow w;
@@ -365,8 +403,40 @@ private Q_SLOTS:
             const double boxContrast = regionContrast(shot, indicator);
             QVERIFY2(
                 boxContrast >= 3.0, qPrintable(QStringLiteral("%1 check box %2").arg(name).arg(boxContrast)));
-            qInfo("%s theme: banner contrast %.1f, lane label %.1f, marker %.1f, check box %.1f",
-                qPrintable(name), bannerContrast, laneContrast, markerContrast, boxContrast);
+            // The Log view: every visible line's text against its row (the tint of a WARN or ERROR
+            // record among them), each row sampled inside the current line's frame.
+            const LogView* log = w.logView();
+            const QFontMetrics fm = log->fontMetrics();
+            const int rowHeight = fm.height() + 2; // as LogView paints them
+            const int digits =
+                static_cast<int>(QString::number(std::max<qint64>(log->lineCount(), 1)).size());
+            const int textLeft = fm.height() + fm.horizontalAdvance(QLatin1Char('9')) * (digits + 2);
+            const QPoint logOrigin = log->viewport()->mapTo(&w, QPoint(0, 0));
+            double worstLog = 100;
+            QString worstLine;
+            int warnRows = 0;
+            for (qint64 line = log->firstVisibleLine(); line > 0 && line <= log->lastVisibleLine(); ++line) {
+                const QString text = log->lineText(line);
+                if (text.trimmed().isEmpty() || text.startsWith(QLatin1Char(' ')))
+                    continue;
+                const int y = static_cast<int>(line - log->firstVisibleLine()) * rowHeight;
+                const int width =
+                    std::min(fm.horizontalAdvance(text), log->viewport()->width() - textLeft - 4);
+                const QRect row(logOrigin.x() + textLeft + 1, logOrigin.y() + y + 2, width, rowHeight - 4);
+                const double c = regionContrast(shot, row);
+                if (text.contains(QLatin1String("WARN")) || text.contains(QLatin1String("Error")))
+                    ++warnRows;
+                if (c < worstLog) {
+                    worstLog = c;
+                    worstLine = text;
+                }
+            }
+            QVERIFY2(warnRows > 0, "no WARN or ERROR line in view");
+            QVERIFY2(worstLog >= 4.5,
+                qPrintable(QStringLiteral("%1 log line %2: %3").arg(name).arg(worstLog).arg(worstLine)));
+            qInfo("%s theme: banner contrast %.1f, lane label %.1f, marker %.1f, check box %.1f, log text "
+                  "(worst line) %.1f",
+                qPrintable(name), bannerContrast, laneContrast, markerContrast, boxContrast, worstLog);
         }
         QAction* system = w.findChild<QAction*>(QStringLiteral("theme-system"));
         system->trigger();

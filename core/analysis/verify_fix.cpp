@@ -169,11 +169,13 @@ VerifyResult verifyFix(const Analysis& before, const Analysis& after)
         r.outcomes.begin(), r.outcomes.end(), [](const SignatureOutcome& o) { return o.initiating; });
 
     bool pass = true;
-    if (initId.isEmpty()) {
-        pass = false;
-        r.evidence << QStringLiteral(
-            "the run before the fix shows no failure with a known signature: nothing to verify");
-    }
+    // Without a known failure before, there is nothing the fix can be checked against: neither PASS nor
+    // FAIL (it was FAIL, exit 1, as if the fix had not worked).
+    const QString noBaseline = initId.isEmpty()
+        ? QStringLiteral("the run before the fix shows no failure with a known signature: nothing to verify")
+        : QString();
+    if (!noBaseline.isEmpty())
+        r.evidence << noBaseline;
     for (const SignatureOutcome& o : r.outcomes) {
         if (o.initiating) {
             if (o.kind == SignatureOutcome::Disappeared)
@@ -244,12 +246,32 @@ VerifyResult verifyFix(const Analysis& before, const Analysis& after)
             QStringLiteral("neither run logged a training step or a collective SeqNum: nothing shows "
                            "that the run after the fix got past the failure");
     }
-    if (const AttemptAnalysis* at = after.currentAttempt(); at && at->diagnosis.failureFound)
+    if (const AttemptAnalysis* at = after.currentAttempt(); at && at->diagnosis.failureFound) {
+        // Failing again (any failure: a watchdog timeout too) without getting beyond where the run before
+        // failed is a failed fix, not an open question.
+        // A stall read from logs that only stop (no failing line) is not that: the run may have been cut.
+        if (!progressed && pass && noBaseline.isEmpty() && at->diagnosis.initiatingEvent >= 0) {
+            pass = false;
+            r.evidence << (r.stepBefore >= 0
+                    ? QStringLiteral(
+                        "the run after the fix failed again before getting beyond step %1, where "
+                        "the run before failed")
+                          .arg(r.stepBefore)
+                    : QStringLiteral(
+                        "the run after the fix failed again and got no further than the run before"));
+        }
         r.evidence << QStringLiteral("the run after the fix still reports: %1").arg(at->diagnosis.headline);
-    r.pass = pass && progressed;
-    r.inconclusive = pass && !progressed;
-    if (r.inconclusive)
-        r.evidence << progressWhy;
+    }
+    if (!noBaseline.isEmpty()) {
+        r.pass = false;
+        r.inconclusive = true;
+        progressWhy = noBaseline;
+    } else {
+        r.pass = pass && progressed;
+        r.inconclusive = pass && !progressed;
+        if (r.inconclusive)
+            r.evidence << progressWhy;
+    }
     r.verdict = r.pass   ? QStringLiteral("PASS")
         : r.inconclusive ? QStringLiteral("INCONCLUSIVE")
                          : QStringLiteral("FAIL");

@@ -19,4 +19,12 @@ Diagnosis diagnose(const Incident& incident, const Catalog& catalog, const Diagn
 // error while ..."), in the order the reasons first appear.
 QStringList suspectLines(const std::vector<Suspect>& suspects);
 
+// Who a collateral group is, as every report and the window name it: "3 rank(s) [0-2]" for ranks,
+// "launcher (no rank)" for a launcher's lines, "pid 9821 on H100-1 (no rank)" for other lines.
+QString collateralWho(const CollateralGroup& group);
+
+// Whether a signature's lines are a launcher's own (families "launcher" and "torchrun": srun, mpirun,
+// the DeepSpeed launcher, torchrun's elastic agent).
+bool isLauncherFamily(const QString& family);
+
 } // namespace rankscope

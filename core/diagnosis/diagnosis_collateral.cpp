@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 // Collateral (every later failure, grouped), suspects (hung or silent ranks) and torchrun's own view.
+#include "diagnosis.h"
 #include "diagnosis_parts.h"
 
 #include <QDateTime>
@@ -16,6 +17,40 @@ QString captureValue(const LogEvent& e, const char* name)
     for (const Capture& c : e.captures) {
         if (c.first == QLatin1String(name))
             return c.second;
+    }
+    return {};
+}
+
+// What identifies lines without a rank: their processes ("pid 9821 on H100-1, pid 68738 on H100-5", or
+// "12 processes on 3 hosts" past three), else what the log calls their writer ("kernel"), else one host,
+// else one file's name; empty when they share none of these.
+QString rankless(const Incident& inc, const std::set<std::pair<QString, qint64>>& processes,
+    const std::set<QString>& sources, const std::set<int>& files)
+{
+    const bool allPids =
+        std::all_of(processes.begin(), processes.end(), [](const auto& p) { return p.second >= 0; });
+    if (allPids && !processes.empty()) {
+        std::set<QString> hosts;
+        QStringList named;
+        for (const auto& [host, pid] : processes) {
+            hosts.insert(host);
+            named << (host.isEmpty() ? QStringLiteral("pid %1").arg(pid)
+                                     : QStringLiteral("pid %1 on %2").arg(pid).arg(host));
+        }
+        if (named.size() <= 3)
+            return named.join(QStringLiteral(", "));
+        return QStringLiteral("%1 processes on %2 host(s)").arg(named.size()).arg(hosts.size());
+    }
+    if (sources.size() == 1 && !sources.begin()->isEmpty())
+        return *sources.begin();
+    std::set<QString> hosts;
+    for (const auto& process : processes)
+        hosts.insert(process.first);
+    if (hosts.size() == 1 && !hosts.begin()->isEmpty())
+        return *hosts.begin();
+    if (files.size() == 1) {
+        const QString& path = inc.files[static_cast<size_t>(*files.begin())].displayPath;
+        return path.mid(path.lastIndexOf(QLatin1Char('/')) + 1);
     }
     return {};
 }
@@ -54,6 +89,9 @@ void fillCollateral(const Incident& inc, const Catalog& cat, Diagnosis& d)
         int first = -1;
         QString seq;
         QString peer;
+        std::set<std::pair<QString, qint64>> processes; // (host, pid) of the lines without a rank
+        std::set<QString> sources;
+        std::set<int> files;
     };
     std::map<int, Group> groups; // by signature (-1 = unmatched failures)
     const int init = d.initiatingEvent;
@@ -68,8 +106,13 @@ void fillCollateral(const Incident& inc, const Catalog& cat, Diagnosis& d)
         if (e.rank < 0 && e.signature < 0)
             continue; // agent chatter without a rank or a signature says nothing about the ranks
         Group& g = groups[e.signature];
-        if (e.rank >= 0)
+        if (e.rank >= 0) {
             g.ranks.insert(e.rank);
+        } else {
+            g.processes.insert({ e.host, e.pid });
+            g.sources.insert(e.source);
+            g.files.insert(e.file);
+        }
         ++g.events;
         if (g.first < 0)
             g.first = i;
@@ -92,6 +135,10 @@ void fillCollateral(const Incident& inc, const Catalog& cat, Diagnosis& d)
         out.firstEvent = g.first;
         if (!g.peer.isEmpty())
             out.pointsTo = peerDescription(inc, g.peer);
+        if (g.ranks.empty())
+            out.writer = sig >= 0 && isLauncherFamily(cat.signatures[static_cast<size_t>(sig)].family)
+                ? QStringLiteral("launcher")
+                : rankless(inc, g.processes, g.sources, g.files);
         d.collateral.push_back(std::move(out));
     }
     // Named failures first (they explain), the most widespread first; launcher lines last.
@@ -270,3 +317,19 @@ void fillTorchrunNotes(const Incident& inc, Diagnosis& d)
 }
 
 } // namespace rankscope::detail
+
+namespace rankscope {
+
+bool isLauncherFamily(const QString& family)
+{
+    return family == QLatin1String("launcher") || family == QLatin1String("torchrun");
+}
+
+QString collateralWho(const CollateralGroup& g)
+{
+    if (g.rankCount > 0)
+        return QStringLiteral("%1 rank(s) [%2]").arg(g.rankCount).arg(g.ranks);
+    return g.writer.isEmpty() ? QStringLiteral("no rank") : QStringLiteral("%1 (no rank)").arg(g.writer);
+}
+
+} // namespace rankscope

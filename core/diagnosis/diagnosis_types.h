@@ -24,6 +24,10 @@ struct CollateralGroup
     int eventCount = 0;
     int firstEvent = -1;
     QString pointsTo; // a peer named by the symptom ("peer 10.10.0.11 = gpu-a01, ranks 0-3")
+    // Who wrote a group without a rank: "launcher" when its signature is a launcher's (torchrun, srun,
+    // mpirun, the DeepSpeed launcher), else what the lines identify: "pid 9821 on H100-1", "kernel",
+    // "gpu-a02", "launcher.log". Empty for a group of ranks.
+    QString writer;
 };
 
 struct Suspect

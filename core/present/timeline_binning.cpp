@@ -6,6 +6,25 @@
 
 namespace rankscope {
 
+MarkerRole markerRole(bool initiating, bool cause, bool collateral, bool symptom)
+{
+    if (initiating)
+        return MarkerRole::Initiating;
+    if (cause) // a cause on another rank is still a cause: it beats collateral
+        return MarkerRole::Cause;
+    if (collateral)
+        return MarkerRole::Collateral;
+    if (symptom)
+        return MarkerRole::Symptom;
+    return MarkerRole::None;
+}
+
+MarkerRole markerRoleOfEvent(quint8 mark)
+{
+    return markerRole(mark & EventMark::Initiating, mark & EventMark::Cause, mark & EventMark::Collateral,
+        mark & EventMark::Symptom);
+}
+
 void binLane(
     const TimelineLane& lane, const TimelineMapping& mapping, int selectedEvent, std::vector<PixelBin>& bins)
 {

@@ -18,11 +18,29 @@ constexpr quint8 Cause = 0x10; // an event whose signature is a cause falls in t
 constexpr quint8 Symptom = 0x20; // an event whose signature is a symptom falls in this column
 } // namespace BinFlag
 
+// The role a marker shows when an event (or a pixel column) has several: the initiating event, then a
+// cause, then collateral, then a symptom. The one order for the window and the report's SVG.
+enum class MarkerRole : quint8
+{
+    Initiating,
+    Cause,
+    Collateral,
+    Symptom,
+    None, // a plain stroke
+};
+MarkerRole markerRole(bool initiating, bool cause, bool collateral, bool symptom);
+MarkerRole markerRoleOfEvent(quint8 eventMark); // EventMark bits of a lane's event
+
 struct PixelBin
 {
     qint8 severity = -1; // max Severity of the column's non-collateral events; -1 when none
     quint8 flags = 0;
     bool empty() const { return severity < 0 && flags == 0; }
+    MarkerRole role() const
+    {
+        return markerRole(flags & BinFlag::Initiating, flags & BinFlag::Cause, flags & BinFlag::Collateral,
+            flags & BinFlag::Symptom);
+    }
 };
 
 // Fills `bins` (resized to mapping.width) for `lane`; binary search finds the first event in the

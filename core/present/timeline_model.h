@@ -62,6 +62,10 @@ struct TimelineLane
     int device = -1;
     QString host; // empty when unknown
     QString label; // "rank 7 · gpu-a02 · GPU3" or "unattributed: nccl.log"
+    // Shorter names of an unattributed lane, longest first, for a gutter too narrow for the label: its
+    // path, then the fewest trailing path parts that no other unattributed lane ends with
+    // ("gpu-a02/console.log" when every host's folder has a console.log). Empty for other lanes.
+    QStringList shortLabels;
     bool inferredOnly = false; // no stamped line: all its times are interpolated
     bool suspect = false;
     std::vector<qint64> times; // sorted; line numbers on a line-order axis
@@ -134,6 +138,7 @@ public:
 private:
     void buildLanes();
     void groupLanes();
+    void nameUnattributedLanes(); // TimelineLane::shortLabels
     int processLane(const LogEvent& event, QHash<QString, int>& laneOfKey);
     void applyFilters();
     void rebuildRows();

@@ -64,6 +64,7 @@ int TimelineModel::processLane(const LogEvent& e, QHash<QString, int>& laneOfKey
 // "unknown host" (ranks without a host) last. Rankless lanes without a host are listed after the groups.
 void TimelineModel::groupLanes()
 {
+    nameUnattributedLanes();
     QHash<QString, int> groupOfHost;
     std::vector<int> rankLanes, otherLanes;
     for (int l = 0; l < laneCount(); ++l) {
@@ -89,6 +90,64 @@ void TimelineModel::groupLanes()
     }
     std::stable_partition(
         m_groups.begin(), m_groups.end(), [](const TimelineHostGroup& g) { return !g.host.isEmpty(); });
+}
+
+void TimelineModel::nameUnattributedLanes()
+{
+    const QString prefix = QStringLiteral("unattributed: ");
+    std::vector<QStringList> parts; // each unattributed lane's path, split at '/'
+    std::vector<int> lanes;
+    for (int l = 0; l < laneCount(); ++l) {
+        const TimelineLane& ln = m_lanes[static_cast<size_t>(l)];
+        if (ln.kind != TimelineRowKind::Unattributed || !ln.label.startsWith(prefix))
+            continue;
+        lanes.push_back(l);
+        parts.push_back(ln.label.mid(prefix.size()).split(QLatin1Char('/'), Qt::SkipEmptyParts));
+    }
+    const auto tail = [](const QStringList& p, qsizetype n) {
+        return p.mid(p.size() - n).join(QLatin1Char('/'));
+    };
+    std::vector<QString> tails; // each lane's shortest unique tail
+    for (size_t i = 0; i < lanes.size(); ++i) {
+        const QStringList& mine = parts[i];
+        if (mine.isEmpty()) {
+            tails.emplace_back();
+            continue;
+        }
+        qsizetype n = 1;
+        for (; n < mine.size(); ++n) {
+            const QString t = tail(mine, n);
+            const bool shared = std::any_of(parts.begin(), parts.end(), [&](const QStringList& other) {
+                return &other != &mine && other.size() >= n && tail(other, n) == t;
+            });
+            if (!shared)
+                break;
+        }
+        TimelineLane& ln = m_lanes[static_cast<size_t>(lanes[i])];
+        ln.shortLabels = QStringList { ln.label.mid(prefix.size()) };
+        if (n < mine.size())
+            ln.shortLabels << tail(mine, n);
+        tails.push_back(ln.shortLabels.last());
+    }
+    // Then the part where the names start to differ, to their end: "…a01.console.log" for
+    // "torchrun.gpu-a01.console.log" beside "torchrun.gpu-a02.console.log" (cut at a separator).
+    for (size_t i = 0; i < lanes.size(); ++i) {
+        if (tails[i].isEmpty())
+            continue;
+        qsizetype shared = 0;
+        for (size_t j = 0; j < lanes.size(); ++j) {
+            if (j == i)
+                continue;
+            qsizetype k = 0;
+            while (k < tails[i].size() && k < tails[j].size() && tails[i][k] == tails[j][k])
+                ++k;
+            shared = std::max(shared, k);
+        }
+        while (shared > 0 && QStringLiteral("/.-_ ").indexOf(tails[i][shared - 1]) < 0)
+            --shared; // back to the start of the part that differs
+        if (shared > 0)
+            m_lanes[static_cast<size_t>(lanes[i])].shortLabels << QChar(0x2026) + tails[i].mid(shared);
+    }
 }
 
 } // namespace rankscope

@@ -3,11 +3,13 @@
 
 #include "analysis.h"
 #include "incident_view_model.h"
+#include "timeline_binning.h"
 
 #include <QDateTime>
 #include <QSet>
 #include <algorithm>
 #include <array>
+#include <limits>
 
 namespace rankscope {
 
@@ -21,46 +23,24 @@ constexpr int kTop = 28; // room for the axis labels
 constexpr int kPlotLeft = kLabelWidth + 10;
 constexpr int kPlotWidth = kWidth - kPlotLeft - 20;
 
-enum class Role
-{
-    Initiating,
-    Cause,
-    Symptom,
-    Collateral,
-    Other
-};
-
-Role roleOf(quint8 mark)
-{
-    if (mark & EventMark::Initiating)
-        return Role::Initiating;
-    if (mark & EventMark::Collateral)
-        return Role::Collateral;
-    if (mark & EventMark::Cause)
-        return Role::Cause;
-    if (mark & EventMark::Symptom)
-        return Role::Symptom;
-    return Role::Other;
-}
-
 // Each role a shape of its own and a colour, so that the roles stay apart printed in grey too.
-QString marker(Role role, int x, int y)
+QString marker(MarkerRole role, int x, int y)
 {
     switch (role) {
-    case Role::Initiating:
+    case MarkerRole::Initiating:
         return QStringLiteral("<path d='M%1 %2l7 7l-7 7l-7-7z' fill='#e01e5a' stroke='#7a0c2e'/>")
             .arg(x)
             .arg(y - 7);
-    case Role::Cause:
+    case MarkerRole::Cause:
         return QStringLiteral("<path d='M%1 %2l6 11h-12z' fill='#c0392b'/>").arg(x).arg(y - 6);
-    case Role::Symptom:
+    case MarkerRole::Symptom:
         return QStringLiteral("<circle cx='%1' cy='%2' r='5' fill='#d98e04'/>").arg(x).arg(y);
-    case Role::Collateral:
+    case MarkerRole::Collateral:
         return QStringLiteral("<rect x='%1' y='%2' width='10' height='10' fill='none' stroke='#5b6576' "
                               "stroke-width='2'/>")
             .arg(x - 5)
             .arg(y - 5);
-    case Role::Other:
+    case MarkerRole::None:
         break;
     }
     return QStringLiteral("<rect x='%1' y='%2' width='3' height='12' fill='#8a94a3'/>").arg(x - 1).arg(y - 6);
@@ -86,26 +66,40 @@ QString axisLabel(const TimelineModel& model, qint64 t, qint64 span)
 // The lanes to draw, in the model's order: all of them when they fit, else those that matter most.
 std::vector<int> chosenLanes(const TimelineModel& model)
 {
+    // Lanes with events, and the suspects' even without one: a rank that went quiet while the others
+    // timed out is the point of the drawing.
+    const TimelineRoles& roles = model.roles();
+    QSet<int> suspects(roles.suspectRanks.begin(), roles.suspectRanks.end());
     std::vector<int> lanes;
     for (int l = 0; l < model.laneCount(); ++l)
-        if (!model.lane(l).times.empty())
+        if (!model.lane(l).times.empty()
+            || (model.lane(l).rank >= 0 && suspects.contains(model.lane(l).rank)))
             lanes.push_back(l);
     if (static_cast<int>(lanes.size()) <= kReportTimelineLanes)
         return lanes;
-    const TimelineRoles& roles = model.roles();
-    QSet<int> suspects(roles.suspectRanks.begin(), roles.suspectRanks.end());
+    // The initiating lane; then rank lanes before the lanes of files and processes without a rank; among
+    // those, suspects, then lanes with collateral, then lanes with a WARN. On 1,024 ranks a flat score
+    // tied console files with suspects, and the first-time order then kept 39 console files and no rank.
     const auto weight = [&](int l) {
         const TimelineLane& lane = model.lane(l);
-        int w = 0;
-        for (quint8 m : lane.marks)
-            w = std::max(w, (m & EventMark::Initiating) ? 4 : (m & EventMark::Collateral) ? 2 : 0);
-        if (lane.rank >= 0 && suspects.contains(lane.rank))
-            w = std::max(w, 3);
-        return w + (lane.warnEvents > 0 ? 1 : 0);
+        bool initiating = false, collateral = false;
+        for (quint8 m : lane.marks) {
+            initiating = initiating || (m & EventMark::Initiating);
+            collateral = collateral || (m & EventMark::Collateral);
+        }
+        const bool rank = lane.kind == TimelineRowKind::Rank && lane.rank >= 0;
+        return (initiating ? 16 : 0) + (rank ? 8 : 0) + (rank && suspects.contains(lane.rank) ? 4 : 0)
+            + (collateral ? 2 : 0) + (lane.warnEvents > 0 ? 1 : 0);
     };
     std::stable_sort(lanes.begin(), lanes.end(), [&](int a, int b) {
         const int wa = weight(a), wb = weight(b);
-        return wa != wb ? wa > wb : model.lane(a).times.front() < model.lane(b).times.front();
+        if (wa != wb)
+            return wa > wb;
+        const auto start = [&](int l) {
+            return model.lane(l).times.empty() ? std::numeric_limits<qint64>::max()
+                                               : model.lane(l).times.front();
+        };
+        return start(a) < start(b);
     });
     lanes.resize(kReportTimelineLanes);
     std::sort(lanes.begin(), lanes.end());
@@ -163,15 +157,27 @@ QByteArray timelineSvg(const TimelineModel& model)
                      .arg(y - kLaneHeight / 2)
                      .arg(kWidth)
                      .arg(kLaneHeight);
+        if (lane.rank >= 0
+            && model.roles().suspectRanks.end()
+                != std::find(model.roles().suspectRanks.begin(), model.roles().suspectRanks.end(), lane.rank))
+            s += QStringLiteral(
+                "<rect x='0' y='%1' width='%2' height='%3' fill='#fdecef'/><text x='%4' y='%5' "
+                "text-anchor='end' fill='#8a0f2e'>suspect</text>")
+                     .arg(y - kLaneHeight / 2)
+                     .arg(kWidth)
+                     .arg(kLaneHeight)
+                     .arg(kPlotLeft - 4)
+                     .arg(y + 4);
         s += QStringLiteral("<text x='6' y='%1' fill='#1f2933'><title>%2</title>%3</text>")
                  .arg(y + 4)
                  .arg(lane.label.toHtmlEscaped(), elideMiddle(lane.label).toHtmlEscaped());
         // One marker per role and pixel column: a lane of thousands of events stays a small file. The
-        // roles that matter are drawn last, on top.
-        for (Role role : { Role::Other, Role::Collateral, Role::Symptom, Role::Cause, Role::Initiating }) {
+        // roles that matter are drawn last, on top, in the window's order (markerRole()).
+        for (MarkerRole role : { MarkerRole::None, MarkerRole::Symptom, MarkerRole::Collateral,
+                 MarkerRole::Cause, MarkerRole::Initiating }) {
             int lastX = -1;
             for (size_t i = 0; i < lane.times.size(); ++i) {
-                if (roleOf(lane.marks[i]) != role)
+                if (markerRoleOfEvent(lane.marks[i]) != role)
                     continue;
                 const int x = xOf(lane.times[i]);
                 if (x == lastX)
@@ -192,9 +198,10 @@ QByteArray timelineSvg(const TimelineModel& model)
         y += 20;
     }
     // The legend: each shape with its name.
-    static constexpr std::array<std::pair<Role, const char*>, 5> legend {
-        { { Role::Initiating, "initiating" }, { Role::Cause, "cause" }, { Role::Symptom, "symptom" },
-            { Role::Collateral, "collateral" }, { Role::Other, "other event" } }
+    static constexpr std::array<std::pair<MarkerRole, const char*>, 5> legend {
+        { { MarkerRole::Initiating, "initiating" }, { MarkerRole::Cause, "cause" },
+            { MarkerRole::Collateral, "collateral" }, { MarkerRole::Symptom, "symptom" },
+            { MarkerRole::None, "other event" } }
     };
     int x = 12;
     for (const auto& [role, name] : legend) {

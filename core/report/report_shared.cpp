@@ -15,10 +15,8 @@ std::vector<RenderedFixAction> reportFixActions(const ReportInput& in)
 
 QString collateralSummary(const CollateralGroup& g)
 {
-    // A launcher's lines have no rank: named as such, as in the window ("0 rank(s) []" said nothing).
-    QString line = g.rankCount > 0
-        ? QStringLiteral("%1 rank(s) [%2]: %3").arg(g.rankCount).arg(g.ranks, g.label)
-        : QStringLiteral("launcher (no rank): %1").arg(g.label);
+    // Lines without a rank are named by their writer, as in the window ("0 rank(s) []" said nothing).
+    QString line = QStringLiteral("%1: %2").arg(collateralWho(g), g.label);
     if (!g.pointsTo.isEmpty())
         line += QStringLiteral(" → points to %1").arg(g.pointsTo);
     return line;

@@ -79,23 +79,43 @@ LogPanel::LogPanel(QWidget* parent)
         m_line, &QLineEdit::returnPressed, this, [this] { m_view->goToLine(m_line->text().toLongLong()); });
 }
 
-void LogPanel::setFileLabel(const QString& text)
+void LogPanel::setFileLabel(const QString& path, const QString& where)
 {
-    m_fileText = text;
-    m_file->setToolTip(text);
+    m_path = path;
+    m_where = where;
+    m_file->setToolTip(fileLabel());
     elideFileLabel();
 }
 
 QString LogPanel::fileLabel() const
 {
-    return m_fileText;
+    return m_where.isEmpty() ? m_path : m_path + QStringLiteral(" · ") + m_where;
+}
+
+QString LogPanel::shownFileLabel() const
+{
+    return m_file->text();
 }
 
 void LogPanel::elideFileLabel()
 {
-    // The label may shrink to nothing; the end of the path (the file name) and the line stay longest.
-    m_file->setText(
-        m_file->fontMetrics().elidedText(m_fileText, Qt::ElideMiddle, std::max(0, m_file->width())));
+    // Eliding the whole text in the middle took the line number away at a scale factor of 2
+    // ("nccl.gpu-a02.52117.log · li…ank 7"). The path gives way first, down to a few characters of its
+    // file name; only then does WHERE lose its end (the host and pid before the line and rank).
+    const QFontMetrics fm = m_file->fontMetrics();
+    const int width = std::max(0, m_file->width());
+    if (m_where.isEmpty()) {
+        m_file->setText(fm.elidedText(m_path, Qt::ElideMiddle, width));
+        return;
+    }
+    const QString sep = QStringLiteral(" · ");
+    const int whereWidth = fm.horizontalAdvance(sep + m_where);
+    const int minPath = std::min(fm.horizontalAdvance(m_path), fm.averageCharWidth() * 8);
+    const int pathWidth = std::max(width - whereWidth, minPath);
+    const QString path = fm.elidedText(m_path, Qt::ElideMiddle, pathWidth);
+    const QString where =
+        fm.elidedText(m_where, Qt::ElideRight, std::max(0, width - fm.horizontalAdvance(path + sep)));
+    m_file->setText(fm.elidedText(path + sep + where, Qt::ElideRight, width)); // a label narrower than that
 }
 
 void LogPanel::resizeEvent(QResizeEvent* event)

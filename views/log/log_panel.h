@@ -18,8 +18,11 @@ class LogPanel : public QWidget
 public:
     explicit LogPanel(QWidget* parent = nullptr);
     LogView* view() const { return m_view; }
-    void setFileLabel(const QString& text); // plain text, elided in the middle so the file name stays
+    // "PATH · WHERE" (WHERE is "line 32 · rank 7 · gpu-a02 · pid 52117"): when it does not fit, the path
+    // is elided in the middle first (its file name stays), and WHERE keeps its start, the line and rank.
+    void setFileLabel(const QString& path, const QString& where = {});
     QString fileLabel() const; // the whole text
+    QString shownFileLabel() const; // as shown, elided
     QString searchMessage() const;
 
 protected:
@@ -35,7 +38,7 @@ private:
     QLineEdit* m_line = nullptr;
     QCheckBox* m_warnOnly = nullptr;
     QLabel* m_message = nullptr;
-    QString m_fileText;
+    QString m_path, m_where;
 };
 
 } // namespace rankscope

@@ -186,7 +186,7 @@ void LogView::paintLine(QPainter& painter, qint64 line, int y)
     }
     painter.setClipRect(gutterWidth() - 2, y, viewport()->width(), h);
     painter.setPen(selected         ? pal.color(QPalette::HighlightedText)
-            : sev >= Severity::Warn ? severityColor(sev, pal)
+            : sev >= Severity::Warn ? severityTextColor(sev, pal)
                                     : pal.color(QPalette::Text));
     // The baseline where drawText() put it: one pixel down, then the font's ascent.
     shaped.draw(&painter, QPointF(textLeft, y + 1 + fm.ascent() - shaped.ascent()));

@@ -9,6 +9,7 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QProgressBar>
+#include <QShortcut>
 #include <QToolButton>
 #include <QTreeView>
 #include <QVBoxLayout>
@@ -26,25 +27,30 @@ SearchPanel::SearchPanel(QWidget* parent)
     m_pattern->setPlaceholderText(tr("Search every file of the incident…"));
     m_pattern->setClearButtonEnabled(true);
     m_pattern->setToolTip(tr("Ctrl+Shift+F. Enter searches; Escape or Stop stops a search under way."));
-    v->addWidget(m_pattern);
-    auto* bar = new QHBoxLayout;
-    m_regex = new QCheckBox(tr("Regex"));
-    m_regex->setObjectName(QStringLiteral("searchAllRegex"));
-    m_case = new QCheckBox(tr("Match case"));
-    m_case->setObjectName(QStringLiteral("searchAllCase"));
+    // Two short rows, not one long one: the dock opens about 220 px wide (it shares its column with the
+    // Ranks table), and a single row of pattern options and buttons scrolled Stop out of view there.
+    auto* top = new QHBoxLayout;
     m_search = new QToolButton;
     m_search->setObjectName(QStringLiteral("searchAllStart"));
     m_search->setText(tr("Search"));
     m_stop = new QToolButton;
     m_stop->setObjectName(QStringLiteral("searchAllStop"));
     m_stop->setText(tr("Stop"));
+    m_stop->setToolTip(tr("Stops the search under way (Escape)"));
     m_stop->setEnabled(false);
-    bar->addWidget(m_regex);
-    bar->addWidget(m_case);
-    bar->addStretch(1);
-    bar->addWidget(m_search);
-    bar->addWidget(m_stop);
-    v->addLayout(bar);
+    top->addWidget(m_pattern, 1);
+    top->addWidget(m_search);
+    top->addWidget(m_stop);
+    v->addLayout(top);
+    auto* options = new QHBoxLayout;
+    m_regex = new QCheckBox(tr("Regex"));
+    m_regex->setObjectName(QStringLiteral("searchAllRegex"));
+    m_case = new QCheckBox(tr("Match case"));
+    m_case->setObjectName(QStringLiteral("searchAllCase"));
+    options->addWidget(m_regex);
+    options->addWidget(m_case);
+    options->addStretch(1);
+    v->addLayout(options);
     m_progress = new QProgressBar;
     m_progress->setObjectName(QStringLiteral("searchAllProgress"));
     m_progress->setRange(0, 1000);
@@ -69,6 +75,13 @@ SearchPanel::SearchPanel(QWidget* parent)
     connect(m_pattern, &QLineEdit::returnPressed, this, &SearchPanel::request);
     connect(m_search, &QToolButton::clicked, this, &SearchPanel::request);
     connect(m_stop, &QToolButton::clicked, this, &SearchPanel::stopRequested);
+    // Escape anywhere in the panel stops a search under way, as the pattern's tooltip says.
+    auto* escape =
+        new QShortcut(QKeySequence(Qt::Key_Escape), this, nullptr, nullptr, Qt::WidgetWithChildrenShortcut);
+    connect(escape, &QShortcut::activated, this, [this] {
+        if (m_stop->isEnabled())
+            Q_EMIT stopRequested();
+    });
     connect(m_view, &QTreeView::activated, this, &SearchPanel::activate);
     connect(m_view, &QTreeView::clicked, this, &SearchPanel::activate);
 }

@@ -212,6 +212,9 @@ void DiagnosisPane::changeEvent(QEvent* event)
     // A theme switch: the badge takes the new variant of its colours (the rest is the palette's).
     if (event->type() == QEvent::PaletteChange && m_confidence)
         m_confidence->setText(confidenceHtml(m_confidenceLevel, m_confidenceReasons, palette()));
+    if (event->type() == QEvent::PaletteChange)
+        if (auto* line = findChild<TextBlock*>(QStringLiteral("initiatingLine")))
+            line->setAccent(initiatingColor(palette())); // the theme's variant
     QScrollArea::changeEvent(event);
 }
 
@@ -405,7 +408,7 @@ void DiagnosisPane::setDiagnosis(const Incident* inc, const Diagnosis* d, const 
         line->setObjectName(QStringLiteral("initiatingLine"));
         line->setFont(mono());
         line->setPadding(4);
-        line->setAccent(initiatingColor());
+        line->setAccent(initiatingColor(palette()));
         m_layout->addWidget(richLabel(QStringLiteral("<a href='event:%1'>%2:%3</a>")
                                           .arg(d->initiatingEvent)
                                           .arg(f.displayPath.toHtmlEscaped())
@@ -458,10 +461,7 @@ void DiagnosisPane::setDiagnosis(const Incident* inc, const Diagnosis* d, const 
     };
     QStringList collateral, suspects, torchrun, hypotheses, notes;
     for (const CollateralGroup& g : d->collateral) {
-        QString item =
-            (g.rankCount > 0 ? QStringLiteral("%1 rank(s) [%2]: %3").arg(g.rankCount).arg(g.ranks, g.label)
-                             : QStringLiteral("launcher (no rank): %1").arg(g.label))
-                .toHtmlEscaped();
+        QString item = QStringLiteral("%1: %2").arg(collateralWho(g), g.label).toHtmlEscaped();
         if (!g.pointsTo.isEmpty())
             item += QStringLiteral(" → points to %1").arg(g.pointsTo.toHtmlEscaped());
         if (g.firstEvent >= 0)

@@ -41,14 +41,15 @@ void TimelinePainter::paintInitiatingMarker(QPainter& painter)
 
     painter.save();
     painter.setRenderHint(QPainter::Antialiasing, false);
-    const QColor color = initiatingColor();
+    const ColorPair badge = initiatingBadge(m_palette);
+    const QColor color = badge.background;
     if (inside) {
         const int lineWidth = qMax(2, fm.height() / 8); // a filled rect: the line's pixels must include x
         painter.fillRect(
             QRect(x - (lineWidth - 1) / 2, bandTop, lineWidth, m_geo.viewport.bottom() - bandTop + 1), color);
     }
     painter.fillRect(box, color);
-    painter.setPen(Qt::white);
+    painter.setPen(badge.text);
     painter.drawText(box, Qt::AlignCenter, text);
     const int row = m_model.rowOfLane(m_model.laneOfEvent(ev));
     const int top = row >= 0 ? m_geo.rowTop(row) : -1;

@@ -103,7 +103,7 @@ void TimelineOverviewStrip::paintEvent(QPaintEvent*)
     const auto rows = static_cast<int>(m_overview.rows.size());
     if (rows == 0)
         return;
-    const QColor early = initiatingColor();
+    const QColor early = initiatingColor(pal);
     const QColor late = severityColor(Severity::Warn, pal);
     QColor bar = pal.color(QPalette::Mid);
     bar.setAlpha(110);

@@ -56,6 +56,23 @@ void TimelinePainter::paintRows(QPainter& painter, int selectedEvent)
     painter.restore();
 }
 
+QString TimelinePainter::headerLabel(int row, const QFontMetrics& fm) const
+{
+    const int g = m_model.row(row).group;
+    const TimelineHostGroup& group = m_model.group(g);
+    const bool collapsed = m_model.isCollapsed(group.host);
+    const int shown = m_model.groupShownLanes(g);
+    const bool onlyRanks = std::all_of(group.lanes.begin(), group.lanes.end(),
+        [this](int l) { return m_model.lane(l).kind == TimelineRowKind::Rank; });
+    const QString noun = onlyRanks ? QStringLiteral("rank") : QStringLiteral("lane");
+    const QString head = (collapsed ? QStringLiteral("▸ ") : QStringLiteral("▾ ")) + m_model.groupLabel(g);
+    const QString text = head
+        + QStringLiteral("  (%1 %2%3)").arg(shown).arg(noun, shown == 1 ? QString() : QStringLiteral("s"));
+    // Narrow, the count goes first and the host stays ("▾ gpu-… rank)" named no host at all).
+    const int width = m_geo.gutterWidth - 8;
+    return fm.horizontalAdvance(text) <= width ? text : fm.elidedText(head, Qt::ElideMiddle, width);
+}
+
 void TimelinePainter::paintHeaderRow(QPainter& painter, int row, int top)
 {
     const int g = m_model.row(row).group;
@@ -68,15 +85,9 @@ void TimelinePainter::paintHeaderRow(QPainter& painter, int row, int top)
     bold.setBold(true);
     painter.setFont(bold);
     painter.setPen(m_palette.color(QPalette::ButtonText));
-    const int shown = m_model.groupShownLanes(g);
-    const bool onlyRanks = std::all_of(group.lanes.begin(), group.lanes.end(),
-        [this](int l) { return m_model.lane(l).kind == TimelineRowKind::Rank; });
-    const QString noun = onlyRanks ? QStringLiteral("rank") : QStringLiteral("lane");
-    const QString text = (collapsed ? QStringLiteral("▸ ") : QStringLiteral("▾ ")) + m_model.groupLabel(g)
-        + QStringLiteral("  (%1 %2%3)").arg(shown).arg(noun, shown == 1 ? QString() : QStringLiteral("s"));
-    const QFontMetrics fm(bold);
-    painter.drawText(QRect(4, top, m_geo.gutterWidth - 8, m_geo.rowHeight), Qt::AlignVCenter | Qt::AlignLeft,
-        fm.elidedText(text, Qt::ElideMiddle, m_geo.gutterWidth - 8));
+    const int width = m_geo.gutterWidth - 8;
+    painter.drawText(QRect(4, top, width, m_geo.rowHeight), Qt::AlignVCenter | Qt::AlignLeft,
+        headerLabel(row, QFontMetrics(bold)));
     painter.setFont(plain);
     if (!collapsed)
         return;
@@ -106,38 +117,30 @@ void TimelinePainter::paintLaneRow(QPainter& painter, int row, int top, int sele
         painter.fillRect(rowRect, tint);
     }
     if (lane.suspect) { // hatched: the diagnosis points here
-        QColor hatch = initiatingColor();
+        QColor hatch = initiatingColor(m_palette);
         hatch.setAlpha(60);
         painter.fillRect(rowRect, QBrush(hatch, Qt::BDiagPattern));
     }
     // Gutter: label, then the "suspect" badge at its right end.
     const QFontMetrics fm(painter.font());
-    int labelRight = m_geo.gutterWidth - 6;
     if (lane.suspect) {
         const QString badge = QStringLiteral("suspect");
         const int w = fm.horizontalAdvance(badge) + fm.averageCharWidth();
-        const QRect box(labelRight - w, top + 1, w, m_geo.rowHeight - 2);
-        painter.fillRect(box, initiatingColor());
-        painter.setPen(Qt::white);
+        const QRect box(m_geo.gutterWidth - 6 - w, top + 1, w, m_geo.rowHeight - 2);
+        const ColorPair colors = initiatingBadge(m_palette);
+        painter.fillRect(box, colors.background);
+        painter.setPen(colors.text);
         painter.drawText(box, Qt::AlignCenter, badge);
-        labelRight = box.left() - 4;
     }
-    QString label = lane.label;
-    if (lane.kind == TimelineRowKind::Rank && !lane.host.isEmpty())
-        label.remove(QStringLiteral(" · ") + lane.host); // the host group's header above names it
-    if (lane.untimedEvents > 0)
-        label += QStringLiteral(" (+%1 untimed)").arg(lane.untimedEvents);
-    const bool grouped = m_model.row(row).kind == TimelineRowKind::Rank; // under a host header
-    const int indent = grouped ? fm.averageCharWidth() * 3 : 4;
+    const int indent = laneLabelIndent(row, fm);
     QFont font = painter.font();
     const QFont plain = font;
     font.setItalic(lane.inferredOnly);
     painter.setFont(font);
     painter.setPen(m_palette.color(lane.inferredOnly ? QPalette::PlaceholderText : QPalette::Text));
-    const QRect labelRect(indent, top, qMax(0, labelRight - indent), m_geo.rowHeight);
-    // Elided in the middle: the end of a label (a file name, a GPU) is what tells lanes apart.
-    const QString elided = QFontMetrics(font).elidedText(label, Qt::ElideMiddle, labelRect.width());
-    painter.drawText(labelRect, Qt::AlignVCenter | Qt::AlignLeft, elided);
+    const QString elided = laneLabel(row, QFontMetrics(font));
+    painter.drawText(QRect(indent, top, qMax(0, laneLabelRight(row, fm) - indent), m_geo.rowHeight),
+        Qt::AlignVCenter | Qt::AlignLeft, elided);
     if (lane.inferredOnly) { // dashed underline: "inferred times"
         QPen dash(m_palette.color(QPalette::PlaceholderText), 1, Qt::DashLine);
         painter.setPen(dash);
@@ -148,6 +151,45 @@ void TimelinePainter::paintLaneRow(QPainter& painter, int row, int top, int sele
     binLane(lane, m_mapping, selectedEvent, m_bins);
     paintBins(painter, top, lane.inferredOnly);
     paintRoleMarkers(painter, top);
+}
+
+int TimelinePainter::laneLabelIndent(int row, const QFontMetrics& fm) const
+{
+    return m_model.row(row).kind == TimelineRowKind::Rank ? fm.averageCharWidth() * 3 : 4; // under a header
+}
+
+int TimelinePainter::laneLabelRight(int row, const QFontMetrics& fm) const
+{
+    const TimelineLane& lane = m_model.lane(m_model.row(row).lane);
+    const int right = m_geo.gutterWidth - 6;
+    if (!lane.suspect)
+        return right;
+    return right - fm.horizontalAdvance(QStringLiteral("suspect")) - fm.averageCharWidth() - 4;
+}
+
+QString TimelinePainter::laneLabel(int row, const QFontMetrics& fm) const
+{
+    const TimelineLane& lane = m_model.lane(m_model.row(row).lane);
+    const int width = qMax(0, laneLabelRight(row, fm) - laneLabelIndent(row, fm));
+    const QString untimed =
+        lane.untimedEvents > 0 ? QStringLiteral(" (+%1 untimed)").arg(lane.untimedEvents) : QString();
+    QString label = lane.label;
+    if (lane.kind == TimelineRowKind::Rank && !lane.host.isEmpty())
+        label.remove(QStringLiteral(" · ") + lane.host); // the host group's header above names it
+    // The whole label when it fits; else, for a file's lane, its path without "unattributed:", then the
+    // fewest trailing parts that tell it from the other files' lanes (the host folder or file name, not
+    // the shared start of the paths), then from where they differ ("…a01.console.log"). The last one
+    // tried is elided: at its end when it starts where the names differ, else in the middle.
+    QStringList candidates { label + untimed };
+    for (const QString& s : lane.shortLabels)
+        candidates << s + untimed;
+    for (const QString& c : std::as_const(candidates))
+        if (fm.horizontalAdvance(c) <= width)
+            return c;
+    // A rank's label keeps its start ("rank 7 · GP…"): in the middle, the rank number went first.
+    const QString& last = candidates.last();
+    const bool keepStart = last.startsWith(QChar(0x2026)) || lane.rank >= 0;
+    return fm.elidedText(last, keepStart ? Qt::ElideRight : Qt::ElideMiddle, width);
 }
 
 int TimelinePainter::markerSize() const
@@ -164,32 +206,37 @@ void TimelinePainter::paintRoleMarkers(QPainter& painter, int top)
     const double half = size / 2.0;
     const double cy = top + m_geo.rowHeight / 2.0;
     QPainterPath cause, collateral, symptom;
+    // Each shape a closed subpath of its own: addPolygon() leaves a subpath open, and a stroked open
+    // diamond lacks its last edge (the hollow collateral diamond was drawn with three).
+    const auto addClosed = [](QPainterPath& path, const QPolygonF& shape) {
+        path.addPolygon(shape);
+        path.closeSubpath();
+    };
     int lastMarker = -size;
     for (size_t c = 0; c < m_bins.size(); ++c) {
-        const quint8 f = m_bins[c].flags;
-        if ((f & BinFlag::Initiating) || !(f & (BinFlag::Cause | BinFlag::Collateral | BinFlag::Symptom)))
+        const MarkerRole role = m_bins[c].role();
+        if (role == MarkerRole::Initiating || role == MarkerRole::None)
             continue;
         const int col = static_cast<int>(c);
         if (col - lastMarker < size)
             continue;
         lastMarker = col;
         const double cx = m_geo.plotLeft() + col + 0.5;
-        QPolygonF diamond({ QPointF(cx, cy - half), QPointF(cx + half, cy), QPointF(cx, cy + half),
+        const QPolygonF diamond({ QPointF(cx, cy - half), QPointF(cx + half, cy), QPointF(cx, cy + half),
             QPointF(cx - half, cy) });
-        if (f & BinFlag::Cause)
-            cause.addPolygon(diamond);
-        else if (f & BinFlag::Collateral)
-            collateral.addPolygon(diamond);
+        if (role == MarkerRole::Cause)
+            addClosed(cause, diamond);
+        else if (role == MarkerRole::Collateral)
+            addClosed(collateral, diamond);
         else
-            symptom.addPolygon(QPolygonF(
-                { QPointF(cx, cy - half), QPointF(cx + half, cy + half), QPointF(cx - half, cy + half) }));
+            addClosed(symptom,
+                QPolygonF({ QPointF(cx, cy - half), QPointF(cx + half, cy + half),
+                    QPointF(cx - half, cy + half) }));
     }
     if (cause.isEmpty() && collateral.isEmpty() && symptom.isEmpty())
         return;
     painter.save();
     painter.setRenderHint(QPainter::Antialiasing, true);
-    for (QPainterPath* p : { &cause, &symptom })
-        p->closeSubpath();
     painter.setPen(QPen(m_palette.color(QPalette::Base), 1));
     painter.setBrush(severityColor(Severity::Error, m_palette));
     painter.drawPath(cause);

@@ -13,6 +13,7 @@
 #include <array>
 #include <vector>
 
+class QFontMetrics;
 class QPainter;
 
 namespace rankscope {
@@ -47,6 +48,10 @@ public:
 
     // Viewport x of `ms` inside the plot.
     int xOf(qint64 ms) const;
+    // The gutter label of lane row `row` as painted in font `fm`: whole, or shortened to fit.
+    QString laneLabel(int row, const QFontMetrics& fm) const;
+    // The host header of row `row` as painted in bold font `fm`: its count dropped first when narrow.
+    QString headerLabel(int row, const QFontMetrics& fm) const;
 
 private:
     void paintHeaderRow(QPainter& painter, int row, int top);
@@ -54,6 +59,8 @@ private:
     void paintBins(QPainter& painter, int top, bool dim);
     void paintRoleMarkers(QPainter& painter, int top);
     int markerSize() const;
+    int laneLabelIndent(int row, const QFontMetrics& fm) const;
+    int laneLabelRight(int row, const QFontMetrics& fm) const;
     void ring(QPainter& painter, int x, int yCenter, const QColor& color, int width);
 
     const TimelineModel& m_model;

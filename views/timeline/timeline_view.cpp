@@ -117,8 +117,11 @@ void TimelineView::updateLayout()
     m_geo.viewport = viewport()->rect();
     m_geo.rowHeight = fm.height() + 4;
     m_geo.axisHeight = 3 * fm.height() + 10; // absolute time, offset, marker label band
+    // The lane names get at most a fifth of the view: the time area is what the view is
+    // for (with 40 % it got about a quarter of a scaled-2 window). Longer names shorten to fit
+    // (TimelinePainter::laneLabel), and the tooltip has them whole.
     m_geo.gutterWidth = std::clamp(m_labelWidth, fm.averageCharWidth() * 12,
-        std::max(fm.averageCharWidth() * 12, m_geo.viewport.width() * 2 / 5));
+        std::max(fm.averageCharWidth() * 12, m_geo.viewport.width() / 5));
     m_mapping.width = m_geo.plotWidth();
     if (m_strip) {
         m_strip->setGeometry(frameWidth(), frameWidth(), viewport()->width(), m_strip->height());

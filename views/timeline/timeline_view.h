@@ -53,6 +53,9 @@ public:
     QPoint eventPosition(int event) const;
     // The initiating marker's x, or -1 when there is none or it is outside the visible window.
     int initiatingMarkerX() const;
+    // The gutter label of `lane` as painted now (shortened to the gutter); empty when it has no row.
+    QString shownLaneLabel(int lane) const;
+    QString shownHeaderLabel(int group) const; // the host group's header row as painted; empty when none
 
 public Q_SLOTS:
     void zoomIn();

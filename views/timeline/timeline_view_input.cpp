@@ -2,6 +2,7 @@
 // TimelineView: mouse, wheel and tooltip handling, and hit testing.
 #include "timeline_axis.h"
 #include "timeline_binning.h"
+#include "timeline_painter.h"
 #include "timeline_view.h"
 
 #include <QApplication>
@@ -39,6 +40,27 @@ QPoint TimelineView::eventPosition(int event) const
     if (y < m_geo.axisHeight || y >= m_geo.viewport.height())
         return { -1, -1 };
     return { xForTime(t), y };
+}
+
+QString TimelineView::shownLaneLabel(int lane) const
+{
+    const int row = m_model.rowOfLane(lane);
+    if (row < 0)
+        return {};
+    QFont f = font();
+    f.setItalic(m_model.lane(lane).inferredOnly);
+    return TimelinePainter(m_model, m_mapping, m_geo, palette()).laneLabel(row, QFontMetrics(f));
+}
+
+QString TimelineView::shownHeaderLabel(int group) const
+{
+    for (int row = 0; row < m_model.rowCount(); ++row)
+        if (m_model.row(row).kind == TimelineRowKind::HostHeader && m_model.row(row).group == group) {
+            QFont bold = font();
+            bold.setBold(true);
+            return TimelinePainter(m_model, m_mapping, m_geo, palette()).headerLabel(row, QFontMetrics(bold));
+        }
+    return {};
 }
 
 int TimelineView::initiatingMarkerX() const

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Painting the topology scene. One function serves the screen, the SVG and the PNG, so what an
-// engineer exports is what they saw. Colours come from the palette (dark mode) except the two that
-// must mean one thing everywhere: SYS red and the initiating rank's hue.
+// engineer exports is what they saw. Colours come from the palette and from the one colour table
+// (severity_palette: path and device tones, SYS red, the initiating hue), each in its theme's variant.
 #include "severity_palette.h"
 #include "topology_view.h"
 
@@ -23,20 +23,19 @@ QColor mix(const QColor& a, const QColor& b, qreal t)
 
 QColor classColor(PathClass c, const QPalette& pal)
 {
-    const bool dark = isDarkPalette(pal);
     switch (c) {
     case PathClass::NVLink:
     case PathClass::XGMI:
     case PathClass::PIX:
-        return dark ? QColor(0x5c, 0xd0, 0x7a) : QColor(0x1e, 0x8e, 0x3e);
+        return linkColor(LinkTone::Direct, pal);
     case PathClass::PXB:
-        return dark ? QColor(0x4f, 0xc3, 0xd6) : QColor(0x13, 0x7d, 0x91);
+        return linkColor(LinkTone::Switch, pal);
     case PathClass::PHB:
-        return dark ? QColor(0x86, 0xa8, 0xff) : QColor(0x2f, 0x5f, 0xc8);
+        return linkColor(LinkTone::HostBridge, pal);
     case PathClass::NODE:
-        return dark ? QColor(0xf5, 0xb0, 0x41) : QColor(0xb0, 0x6a, 0x00);
+        return linkColor(LinkTone::Node, pal);
     case PathClass::SYS:
-        return dark ? sysPathColor().lighter(135) : sysPathColor();
+        return linkColor(LinkTone::Sys, pal);
     case PathClass::Self:
     case PathClass::Unknown:
         break;
@@ -107,8 +106,8 @@ void paintLegend(
     p.drawLine(QPointF(x0, y + row / 2), QPointF(x0 + sample, y + row / 2));
     textAt(x0 + sample + pad, QStringLiteral("thick: the NIC path of %1 (initiating)").arg(who), font, fg);
     y += row;
-    p.setPen(QPen(initiatingColor(), 2.5));
-    p.setBrush(mix(bg, initiatingColor(), 0.2));
+    p.setPen(QPen(initiatingColor(pal), 2.5));
+    p.setBrush(mix(bg, initiatingColor(pal), 0.2));
     p.drawRoundedRect(QRectF(x0 + 2, y + 3, sample - 4, row - 6), 3, 3);
     textAt(x0 + sample + pad, QStringLiteral("the GPU of %1 (initiating)").arg(who), font, fg);
 }
@@ -207,14 +206,14 @@ void paintTopologyScene(QPainter& p, const TopologyScene& s, const QFont& font, 
         p.drawText(g.rect.adjusted(pad, pad / 3, -pad, 0), Qt::AlignLeft | Qt::AlignTop, g.label);
     }
 
-    const QColor gpuFill =
-        mix(bg, dark ? QColor(0x6c, 0xb0, 0x4a) : QColor(0x76, 0xb9, 0x00), dark ? 0.16 : 0.12);
-    const QColor nicFill =
-        mix(bg, dark ? QColor(0x5a, 0x8c, 0xe0) : QColor(0x2f, 0x6f, 0xd8), dark ? 0.18 : 0.1);
+    const QColor gpuFill = mix(bg, deviceColor(DeviceTone::Gpu, pal), dark ? 0.16 : 0.12);
+    const QColor nicFill = mix(bg, deviceColor(DeviceTone::Nic, pal), dark ? 0.18 : 0.1);
     for (const TopologyDeviceBox& d : s.devices) {
         const qreal w = d.initiating ? 3.0 : 1.0;
-        p.setPen(QPen(d.initiating ? initiatingColor() : mix(bg, fg, 0.55), w));
-        p.setBrush(d.initiating ? mix(bg, initiatingColor(), dark ? 0.3 : 0.18) : d.gpu ? gpuFill : nicFill);
+        p.setPen(QPen(d.initiating ? initiatingColor(pal) : mix(bg, fg, 0.55), w));
+        p.setBrush(d.initiating ? mix(bg, initiatingColor(pal), dark ? 0.3 : 0.18)
+                : d.gpu         ? gpuFill
+                                : nicFill);
         p.drawRoundedRect(d.rect.adjusted(w / 2, w / 2, -w / 2, -w / 2), 3, 3);
         const QRectF text = d.rect.adjusted(pad, pad * 0.6, -pad, -pad * 0.6);
         p.setFont(bold);
@@ -223,9 +222,7 @@ void paintTopologyScene(QPainter& p, const TopologyScene& s, const QFont& font, 
         if (d.subtitle.isEmpty())
             continue;
         p.setFont(d.gpu && !d.ranks.empty() ? bold : font);
-        p.setPen(d.warn        ? severityColor(Severity::Warn, pal)
-                : d.initiating ? (dark ? initiatingColor().lighter(140) : initiatingColor())
-                               : fg);
+        p.setPen(d.warn ? severityColor(Severity::Warn, pal) : d.initiating ? initiatingColor(pal) : fg);
         p.drawText(text, Qt::AlignLeft | Qt::AlignBottom, d.subtitle);
     }
 

@@ -165,12 +165,25 @@ MainWindow::MainWindow(QWidget* parent)
     if (restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray()))
         fitToScreen(size()); // a geometry saved on a bigger screen, or at a smaller scale, still fits
     if (!restoreState(settings.value(QStringLiteral("window/state")).toByteArray())) {
-        // First start: once the window has its size, the timeline gets most of it, the diagnosis a column.
+        // First start: once the window has its size, the timeline gets most of it, the diagnosis a column
+        // and the Ranks table a narrower one. Below 1,200 px (a laptop, a scale factor of 2) two columns
+        // left the time area about a quarter of the window: Ranks and Search are then tabs beside the
+        // Diagnosis, in one column, the Diagnosis in front.
         QTimer::singleShot(0, this, [this] {
             auto* ranks = findChild<QDockWidget*>(QStringLiteral("ranks"));
+            auto* search = findChild<QDockWidget*>(QStringLiteral("search"));
             auto* diag = findChild<QDockWidget*>(QStringLiteral("diagnosis"));
-            if (ranks && diag)
-                resizeDocks({ ranks, diag }, { width() * 14 / 100, width() * 30 / 100 }, Qt::Horizontal);
+            if (!ranks || !diag)
+                return;
+            if (width() < 1200) {
+                tabifyDockWidget(diag, ranks);
+                if (search)
+                    tabifyDockWidget(diag, search);
+                diag->raise();
+                resizeDocks({ diag }, { width() * 28 / 100 }, Qt::Horizontal);
+            } else {
+                resizeDocks({ ranks, diag }, { width() * 11 / 100, width() * 22 / 100 }, Qt::Horizontal);
+            }
         });
     }
 }
@@ -316,10 +329,7 @@ void MainWindow::buildDocks()
     ranks->raise();
     connect(m_searchPanel, &SearchPanel::searchRequested, this, &MainWindow::searchEverything);
     connect(m_searchPanel, &SearchPanel::stopRequested, this, &MainWindow::stopSearch);
-    connect(m_searchPanel, &SearchPanel::hitActivated, this, [this](int file, qint64 line, int rank) {
-        selectRank(rank);
-        openLogAt(file, line, rank);
-    });
+    connect(m_searchPanel, &SearchPanel::hitActivated, this, &MainWindow::revealSearchHit);
     connect(logView(), &LogView::currentLineChanged, this, &MainWindow::setLogHeader);
     connect(m_diagnosis, &DiagnosisPane::signatureActivated, this, &MainWindow::showSignatureInHub);
     connect(m_divergence, &DivergenceView::compareRequested, this, &MainWindow::chooseHealthyRun);

@@ -134,6 +134,8 @@ private:
     void applyView(IncidentViewModel& view);
     void revealEvent(int eventIndex);
     void showRankEvent(const QModelIndex& index);
+    void showRankLastLine(int rank); // a rank without a WARN: its log's last line, its lane in view
+    void revealSearchHit(int file, qint64 line, int rank); // the log line, the rank and the timeline lane
     void selectRank(int rank);
     void syncRankFilter(); // the Ranks table shows the ranks that pass the timeline's filters
     void showLog(PreparedLog log);

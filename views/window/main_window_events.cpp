@@ -12,6 +12,7 @@
 #include <QLabel>
 #include <QTableView>
 #include <QToolButton>
+#include <algorithm>
 
 namespace rankscope {
 
@@ -86,8 +87,7 @@ void MainWindow::setLogHeader(qint64 line)
         : LineAuthor {};
     if (writer.rank < 0 && line == m_logOpenedLine)
         writer.rank = m_logRank; // the line was opened for that rank (a search hit's group)
-    m_log->setFileLabel(
-        QStringLiteral("%1 · line %2 · %3").arg(f.displayPath).arg(line).arg(describeAuthor(writer)));
+    m_log->setFileLabel(f.displayPath, QStringLiteral("line %1 · %2").arg(line).arg(describeAuthor(writer)));
 }
 
 QString MainWindow::logHeaderText() const
@@ -111,6 +111,38 @@ void MainWindow::showRankEvent(const QModelIndex& index)
     const int ev = index.data(RankTableModel::FirstWarnEventRole).toInt();
     if (ev >= 0)
         revealEvent(ev);
+    else
+        showRankLastLine(index.data(RankTableModel::RankRole).toInt());
+}
+
+// A rank that printed no WARN: what it wrote last is what there is to read (a click did nothing before).
+// Its own file when it has one (a file no other rank writes), else its first file; the timeline scrolls
+// to its lane.
+void MainWindow::showRankLastLine(int rank)
+{
+    const AttemptAnalysis* a = currentAttempt();
+    const RankInfo* info = a ? a->incident.rankInfo(rank) : nullptr;
+    if (!info || info->files.empty())
+        return;
+    int file = info->files.front();
+    for (int f : info->files) {
+        const bool shared =
+            std::any_of(a->incident.ranks.begin(), a->incident.ranks.end(), [&](const RankInfo& r) {
+                return r.rank != rank && std::find(r.files.begin(), r.files.end(), f) != r.files.end();
+            });
+        if (!shared) {
+            file = f;
+            break;
+        }
+    }
+    const TimelineModel& model = m_timeline->model();
+    for (int l = 0; l < model.laneCount(); ++l)
+        if (model.lane(l).kind == TimelineRowKind::Rank && model.lane(l).rank == rank) {
+            m_timeline->scrollToLane(l);
+            break;
+        }
+    const qint64 last = a->incident.files[static_cast<size_t>(file)].lines;
+    openLogAt(file, std::max<qint64>(last, 1), rank);
 }
 
 // The rank of the event shown is the current row of the rank list (no signal: it is not a click).

@@ -3,8 +3,11 @@
 // attempt or another incident drops the one under way; a hit opens its line in the Log view.
 #include "main_window.h"
 #include "search_panel.h"
+#include "timeline_view.h"
 
 #include <QDockWidget>
+#include <cstdlib>
+#include <limits>
 
 namespace rankscope {
 
@@ -33,6 +36,44 @@ void MainWindow::searchEverything(const SearchQuery& query)
             Q_EMIT searchFinished();
         },
         [this](qint64 done, qint64 total) { m_searchPanel->setProgress(done, total); });
+}
+
+// A hit opens its line and selects its rank, and the timeline follows: a hit on an event's line selects
+// that event; any other hit scrolls to the lane of the nearest event of that file and rank.
+void MainWindow::revealSearchHit(int file, qint64 line, int rank)
+{
+    const AttemptAnalysis* a = currentAttempt();
+    if (!a)
+        return;
+    int exact = -1, nearest = -1;
+    qint64 nearestDistance = std::numeric_limits<qint64>::max();
+    const auto& events = a->incident.events;
+    for (size_t i = 0; i < events.size(); ++i) {
+        const LogEvent& e = events[i];
+        if (e.file != file || (rank >= 0 && e.rank != rank))
+            continue;
+        if (line >= e.line && line < e.line + e.lineCount)
+            exact = static_cast<int>(i);
+        const qint64 distance = std::abs(e.line - line);
+        if (distance < nearestDistance) {
+            nearestDistance = distance;
+            nearest = static_cast<int>(i);
+        }
+    }
+    if (exact >= 0) {
+        m_timeline->selectEvent(exact); // and the log, at the event's first line
+    } else if (nearest >= 0) {
+        m_timeline->scrollToLane(m_timeline->model().laneOfEvent(nearest));
+    } else if (rank >= 0) {
+        const TimelineModel& model = m_timeline->model();
+        for (int l = 0; l < model.laneCount(); ++l)
+            if (model.lane(l).kind == TimelineRowKind::Rank && model.lane(l).rank == rank) {
+                m_timeline->scrollToLane(l);
+                break;
+            }
+    }
+    selectRank(rank);
+    openLogAt(file, line, rank);
 }
 
 void MainWindow::showSearch()

@@ -25,7 +25,7 @@ QVariant RankTableProxy::data(const QModelIndex& index, int role) const
         const QPalette palette = QGuiApplication::palette();
         switch (static_cast<RankStatus>(index.data(RankTableModel::StatusRole).toInt())) {
         case RankStatus::Initiating:
-            return QBrush(initiatingColor());
+            return QBrush(initiatingColor(palette));
         case RankStatus::Suspect:
             return QBrush(severityColor(Severity::Warn, palette));
         case RankStatus::Collateral:

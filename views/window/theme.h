@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
-// View ▸ Theme: the system's look, or Fusion with a light or a dark palette. Every colour of the window
-// comes from the palette or from the one table in views/widgets/severity_palette, which has a light and a
-// dark variant of each, so a theme is one palette change. The choice is kept in QSettings.
+// View ▸ Theme: Fusion with the system's palette, a light or a dark one. One style serves all three, and
+// every colour of the window comes from the palette or from the one table in
+// views/widgets/severity_palette, which has a light and a dark variant of each, so a theme switch is one
+// palette change. The choice is kept in QSettings.
 #pragma once
 
 #include <QString>
@@ -18,7 +19,9 @@ enum class Theme
 
 QString themeName(Theme theme); // "system", "light", "dark"
 std::optional<Theme> themeFromName(const QString& name); // case-insensitive; nullopt when unknown
-void applyTheme(Theme theme); // the application's style and palette; System restores the ones it started with
+// Installs the one theme style on first use, then sets the palette; System is the palette the
+// application started with.
+void applyTheme(Theme theme);
 Theme savedTheme(); // the last choice, System when none
 void saveTheme(Theme theme);
 
