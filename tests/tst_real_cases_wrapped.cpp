@@ -55,9 +55,9 @@ void RealCasesWrappedTest::wrapped_data()
     QTest::addColumn<QString>("wrapper");
     const QStringList wrappers { QStringLiteral("k8s"), QStringLiteral("ci"), QStringLiteral("srun"),
         QStringLiteral("mpi"), QStringLiteral("pdsh"), QStringLiteral("ray"), QStringLiteral("crlf"),
-        QStringLiteral("ansi"), QStringLiteral("compose"), QStringLiteral("kubectl"), QStringLiteral("default"),
-        QStringLiteral("syslog"), QStringLiteral("rsyslog-colour"), QStringLiteral("lost-esc"),
-        QStringLiteral("indent"), QStringLiteral("quote") };
+        QStringLiteral("ansi"), QStringLiteral("compose"), QStringLiteral("kubectl"),
+        QStringLiteral("default"), QStringLiteral("syslog"), QStringLiteral("rsyslog-colour"),
+        QStringLiteral("lost-esc"), QStringLiteral("indent"), QStringLiteral("quote") };
     for (const QString& c : QDir(kReal).entryList(QDir::Dirs | QDir::NoDotAndDotDot, QDir::Name)) {
         QStringList logs = QDir(kReal + QLatin1Char('/') + c).entryList(QDir::Files, QDir::Name);
         logs.removeAll(QStringLiteral("expected.json"));
@@ -106,7 +106,8 @@ void RealCasesWrappedTest::wrapped()
             [](int, const QByteArray& l) -> QByteArray { return QByteArray("[default3]:") + l; } },
         { QStringLiteral("syslog"),
             [](int i, const QByteArray& l) -> QByteArray {
-                return QByteArray("Dec  6 12:00:") + QByteArray::number(10 + i % 50) + " node1 python[123]: " + l;
+                return QByteArray("Dec  6 12:00:") + QByteArray::number(10 + i % 50)
+                    + " node1 python[123]: " + l;
             } },
         { QStringLiteral("rsyslog-colour"),
             [](int, const QByteArray& l) -> QByteArray { return QByteArray("#033[31m") + l + "#033[0m"; } },
