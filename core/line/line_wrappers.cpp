@@ -36,6 +36,18 @@ std::size_t wordEnd(std::string_view s, std::size_t from, std::size_t max = 64)
     return pos;
 }
 
+// Ray's "ip=10.0.0.5" field inside the parentheses, from `from` on, up to the next ',' or the end.
+void readRayIp(std::string_view fields, std::size_t from, LineWrappers& w)
+{
+    const std::size_t ip = fields.find("ip=", from);
+    if (ip == std::string_view::npos)
+        return;
+    std::size_t end = ip + 3;
+    while (end < fields.size() && fields[end] != ',')
+        ++end;
+    w.ip = fields.substr(ip + 3, end - ip - 3);
+}
+
 // Ray's own processes name themselves without a pid: "(raylet)", "(gcs_server)", "(autoscaler +2m3s)",
 // "(raylet, ip=10.0.0.5)". Their lines (the memory monitor's kills) are the node's, not a worker's.
 bool readRaySystemTag(std::string_view inner, LineWrappers& w)
@@ -48,13 +60,7 @@ bool readRaySystemTag(std::string_view inner, LineWrappers& w)
         const std::string_view rest = inner.substr(name.size());
         if (!rest.empty() && rest[0] != ',' && rest[0] != ' ')
             return false;
-        const std::size_t ip = rest.find("ip=");
-        if (ip != std::string_view::npos) {
-            std::size_t end = ip + 3;
-            while (end < rest.size() && rest[end] != ',')
-                ++end;
-            w.ip = rest.substr(ip + 3, end - ip - 3);
-        }
+        readRayIp(rest, 0, w);
         w.tag = name;
         return true;
     }
@@ -81,13 +87,7 @@ bool readRay(std::string_view s, LineWrappers& w, std::size_t& length)
     const qint64 pid = readNumber(inner, pos);
     if (pid < 0 || (pos < inner.size() && inner[pos] != ','))
         return false;
-    const std::size_t ip = inner.find("ip=", pos);
-    if (ip != std::string_view::npos) {
-        std::size_t end = ip + 3;
-        while (end < inner.size() && inner[end] != ',')
-            ++end;
-        w.ip = inner.substr(ip + 3, end - ip - 3);
-    }
+    readRayIp(inner, pos, w);
     w.pid = pid;
     if (at > 1)
         w.tag = inner.substr(0, at - 1);
