@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "file_lines.h"
+#include "ingest.h"
 #include "line_severity.h"
 
 #include <QFile>
@@ -95,6 +96,8 @@ private Q_SLOTS:
     void readsBack();
     void randomAccessAcrossBlocks();
     void lazyIndexReadsOnlyWhatItNeeds();
+    void scanLineMarksJumpTheIndex_data();
+    void scanLineMarksJumpTheIndex();
     void errorsNameTheFile();
     void classifiesSeverity_data();
     void classifiesSeverity();
@@ -204,6 +207,57 @@ void FileLinesTest::lazyIndexReadsOnlyWhatItNeeds()
     QCOMPARE(eager.lines->count(), qint64(20000));
     QCOMPARE(lazy.lines->count(), qint64(20500));
     QCOMPARE(lazy.lines->line(20000), expectedLines(more).at(0));
+}
+
+void FileLinesTest::scanLineMarksJumpTheIndex_data()
+{
+    QTest::addColumn<bool>("gzip");
+    QTest::newRow("plain") << false;
+    QTest::newRow("gzip") << true;
+}
+
+// The CLI keeps no line offsets; the scan leaves a line mark about every MiB, and a lazily opened file
+// starts its index at the mark before the line asked for. Every mark is a true line start, and lines read
+// through the marks, forwards, backwards and jumping, are those of the file.
+void FileLinesTest::scanLineMarksJumpTheIndex()
+{
+    QFETCH(bool, gzip);
+    const QByteArray data = makeLog(90000, true); // about 6 MiB, lines up to 300 bytes, CRLF and blanks
+    const QString path = m_dir.filePath(gzip ? QStringLiteral("marks.log.gz") : QStringLiteral("marks.log"));
+    if (gzip) {
+        gzipMembers(path, { data });
+    } else {
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(data);
+    }
+    LoadOptions opt;
+    opt.paths = { path };
+    opt.lineIndex = false;
+    const LoadResult loaded = loadIncidents(opt);
+    QVERIFY2(loaded.current >= 0, qPrintable(loaded.error));
+    const FileInfo& info = loaded.incidents[static_cast<size_t>(loaded.current)].files.front();
+    QVERIFY(info.lineOffsets.empty());
+    QVERIFY2(info.lineMarks.size() >= 4, qPrintable(QString::number(info.lineMarks.size())));
+    const std::vector<qint64> starts = offsetsOf(data);
+    for (const LineMark& m : info.lineMarks)
+        QCOMPARE(m.offset, starts.at(static_cast<size_t>(m.line)));
+    const QStringList expected = expectedLines(data);
+    const FileLinesResult opened = FileLines::openLazily(info, 2 * 1024 * 1024);
+    QVERIFY2(opened.ok(), qPrintable(opened.error));
+    for (int i : { 85000, 84999, 85001, 3, 60000, 12345, 89999, 0, 44444, 44443 })
+        QCOMPARE(opened.lines->line(i), expected.at(i));
+    for (int i = 89999; i >= 0; i -= 7919)
+        QCOMPARE(opened.lines->line(i), expected.at(i));
+    QCOMPARE(opened.lines->count(), qint64(90000));
+    QVERIFY(opened.lines->line(90000).isEmpty());
+    QVERIFY2(opened.lines->lastError().isEmpty(), qPrintable(opened.lines->lastError()));
+    // Without the marks the same lines come from an index built from the start.
+    FileInfo bare = info;
+    bare.lineMarks.clear();
+    const FileLinesResult plain = FileLines::openLazily(bare);
+    QVERIFY(plain.ok());
+    QCOMPARE(plain.lines->line(60000), expected.at(60000));
 }
 
 void FileLinesTest::errorsNameTheFile()

@@ -27,6 +27,8 @@ FileLinesResult FileLines::openSource(const FileInfo& info, qint64 cacheBytes)
     if (!info.lineOffsets.empty()) {
         lines->m_offsets = info.lineOffsets;
         lines->m_indexDone = true;
+    } else {
+        lines->m_marks = info.lineMarks;
     }
     result.lines = std::move(lines);
     return result;
@@ -64,8 +66,10 @@ FileLinesResult FileLines::reopen(qint64 cacheBytes) const
     lines->m_compressed = m_compressed;
     lines->m_source = std::move(source);
     lines->m_cache.setMaxCost(static_cast<qsizetype>(qMax<qint64>(cacheBytes / 1024, 1024)));
+    lines->m_marks = m_marks;
     lines->m_offsets = m_offsets;
-    lines->m_indexedBlocks = m_indexedBlocks;
+    lines->m_baseLine = m_baseLine;
+    lines->m_indexPos = m_indexPos;
     lines->m_indexDone = m_indexDone;
     lines->m_nextStartsLine = m_nextStartsLine;
     result.lines = std::move(lines);
@@ -83,15 +87,16 @@ bool FileLines::indexThrough(qint64 lines) const
 {
     // Same rule as ingest: a line starts at 0 and after every '\n' that is not the last byte.
     const qint64 bs = m_source->blockSize();
-    while (!m_indexDone && static_cast<qint64>(m_offsets.size()) < lines) {
-        const QByteArray* data = block(m_indexedBlocks);
+    while (!m_indexDone && m_baseLine + static_cast<qint64>(m_offsets.size()) < lines) {
+        const qint64 blockIndex = m_indexPos / bs;
+        const QByteArray* data = block(blockIndex);
         if (!data)
             return false; // m_lastError says why
-        const qint64 base = m_indexedBlocks * bs;
-        const char* const begin = data->constData();
-        const char* const end = begin + data->size();
+        const qint64 base = blockIndex * bs;
+        const char* const begin = data->constData() + std::min<qint64>(m_indexPos - base, data->size());
+        const char* const end = data->constData() + data->size();
         if (m_nextStartsLine && begin != end)
-            m_offsets.push_back(base);
+            m_offsets.push_back(base + (begin - data->constData()));
         for (const char* p = begin; p != end;) {
             const auto* nl =
                 static_cast<const char*>(std::memchr(p, '\n', static_cast<std::size_t>(end - p)));
@@ -99,14 +104,31 @@ bool FileLines::indexThrough(qint64 lines) const
                 break;
             p = nl + 1;
             if (p != end)
-                m_offsets.push_back(base + (p - begin));
+                m_offsets.push_back(base + (p - data->constData()));
         }
         if (begin != end)
             m_nextStartsLine = end[-1] == '\n';
-        ++m_indexedBlocks;
+        m_indexPos = base + bs;
         m_indexDone = data->size() < bs;
     }
     return true;
+}
+
+void FileLines::jumpToward(qint64 index) const
+{
+    if (m_marks.empty())
+        return;
+    const auto after = std::upper_bound(
+        m_marks.begin(), m_marks.end(), index, [](qint64 i, const LineMark& m) { return i < m.line; });
+    const LineMark mark = after == m_marks.begin() ? LineMark {} : *std::prev(after);
+    const qint64 known = m_baseLine + static_cast<qint64>(m_offsets.size());
+    if (index >= m_baseLine && mark.line <= known)
+        return; // the index reaches the line from where it is, without skipping anything
+    m_offsets.assign(1, mark.offset);
+    m_baseLine = mark.line;
+    m_indexPos = mark.offset;
+    m_nextStartsLine = false; // the mark's line start is in m_offsets already
+    m_indexDone = false;
 }
 
 const QByteArray* FileLines::block(qint64 index) const
@@ -155,8 +177,10 @@ qint64 FileLines::offsetOf(qint64 index) const
 {
     if (index < 0 || index == std::numeric_limits<qint64>::max())
         return -1;
+    jumpToward(index);
     indexThrough(index + 1);
-    return index < static_cast<qint64>(m_offsets.size()) ? m_offsets[static_cast<size_t>(index)] : -1;
+    const qint64 at = index - m_baseLine;
+    return at < static_cast<qint64>(m_offsets.size()) ? m_offsets[static_cast<size_t>(at)] : -1;
 }
 
 QByteArray FileLines::rawLine(qint64 index) const

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 // Random access to the lines of one log file (plain or gzip), for the log view.
 // Uses FileInfo::lineOffsets from ingest; when they are missing the file is indexed once on open, or
-// (openLazily) as far as the lines asked for. Blocks of the decompressed stream are kept in a small LRU cache
-// (see block_source.h for gzip).
+// (openLazily) as far as the lines asked for, starting at the scan's last line mark before them. Blocks of
+// the decompressed stream are kept in a small LRU cache (see block_source.h for gzip).
 #pragma once
 
 #include "block_source.h"
@@ -43,7 +43,7 @@ public:
     qint64 count() const
     {
         indexThrough(std::numeric_limits<qint64>::max());
-        return static_cast<qint64>(m_offsets.size());
+        return m_baseLine + static_cast<qint64>(m_offsets.size());
     }
     // Line `index` (0-based) decoded lossily as UTF-8, without its '\n' or trailing '\r';
     // empty when out of range. A cut line ends with " … [line cut at 1 MiB]".
@@ -59,6 +59,9 @@ private:
     // Indexes until `lines` line starts are known or the stream ends; false on a read error (in
     // m_lastError). Offsets from ingest are complete already.
     bool indexThrough(qint64 lines) const;
+    // With line marks from the scan: restarts the index at the last mark at or before line `index` when
+    // that skips bytes the index has not reached, or when `index` lies before the index's first line.
+    void jumpToward(qint64 index) const;
     const QByteArray* block(qint64 index) const;
     // The start of line `index`, indexing as far as needed; -1 past the end.
     qint64 offsetOf(qint64 index) const;
@@ -69,8 +72,11 @@ private:
     QByteArray m_content; // in-memory inputs: their bytes (implicitly shared, not copied)
     bool m_compressed = false;
     std::unique_ptr<BlockSource> m_source;
+    std::vector<LineMark> m_marks; // from the scan; empty when m_offsets came whole
+    // m_offsets[i] is the start of line m_baseLine + i: 0 unless the index began at a mark.
     mutable std::vector<qint64> m_offsets;
-    mutable qint64 m_indexedBlocks = 0; // blocks of the stream indexed so far
+    mutable qint64 m_baseLine = 0;
+    mutable qint64 m_indexPos = 0; // the stream offset the index goes on from
     mutable bool m_indexDone = false;
     mutable bool m_nextStartsLine = true; // the last indexed byte was '\n' (or nothing was read yet)
     mutable QCache<qint64, QByteArray> m_cache;

@@ -99,6 +99,14 @@ struct RankInfo
     bool initStarted = false, initCompleted = false;
 };
 
+// Line `line` (0-based) starts at byte `offset` of the decompressed stream.
+struct LineMark
+{
+    qint64 line = 0;
+    qint64 offset = 0;
+    friend bool operator==(const LineMark&, const LineMark&) = default;
+};
+
 struct FileInfo
 {
     QString path; // absolute path
@@ -109,6 +117,9 @@ struct FileInfo
     bool hasTimestamps = false; // at least one line carried a stamp
     qint64 unattributedLines = 0; // lines with no rank
     std::vector<qint64> lineOffsets; // byte offset of each line start in the decompressed stream
+    // Without lineOffsets (the CLI): a few known line starts, one about every MiB, so that reading the
+    // lines near an event indexes at most a MiB instead of the file up to it (FileLines::openLazily).
+    std::vector<LineMark> lineMarks; // ascending
     QByteArray content; // in-memory inputs (pasted text, stdin): the bytes; empty for files on disk
     QStringList notes; // per-file remarks (truncated gzip, long lines cut, ...)
 };

@@ -305,9 +305,18 @@ FileScan scanFile(const InputFile& input, int fileIndex, const ScanContext& ctx)
     bool first = true;
     bool standIns = false; // colour codes whose ESC a copy lost or rewrote (terminal_codes.h)
     qint64 nulAt = -1;
+    // A line mark about every MiB when no offsets are kept: the window's start is a line start unless the
+    // read loop is inside a cut line, or a terminal-cut file holds pieces of a line back.
+    constexpr qint64 kMarkEvery = 1 << 20;
+    qint64 nextMark = kMarkEvery;
     for (;;) {
         if (ctx.cancel && ctx.cancel->isCancelled())
             break;
+        if (streamPos >= nextMark && !skippingRest && separator == '\n' && !scanner.keepsOffsets()
+            && !scanner.joinsWraps()) {
+            out.info.lineMarks.push_back({ scanner.lineCount(), streamPos });
+            nextMark = streamPos + kMarkEvery;
+        }
         const qint64 n = stream->read(readAt, kChunk);
         char* const win = readAt - carry; // the unfinished line, then what was just read
         if (n < 0) {

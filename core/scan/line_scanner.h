@@ -56,6 +56,7 @@ public:
     // move: a line inside it is looked up there, any other text (a copy without colour codes) is scanned.
     void setBlockHits(const AtomHits* hits) { m_block = hits; }
     void keepOffsets(bool keep) { m_keepOffsets = keep; }
+    bool keepsOffsets() const { return m_keepOffsets; }
     // A file copied from a terminal that cut its lines at `width` bytes (terminalWrapWidth()): lines go
     // through physicalLine(), which reads a cut line and its pieces as one (line_scanner_wrap.cpp).
     void setWrapWidth(int width) { m_wrapWidth = width; }
