@@ -66,7 +66,7 @@ inline FileScan referenceScan(const InputFile& input, int fileIndex, const ScanC
     LineScanner scanner(out, ctx, fileIndex);
     scanner.setPasted(pasted);
     scanner.setCommonIndent(commonIndent(head));
-    scanner.setWrapWidth(terminalWrapWidth(head)); // a terminal's cut lines are read whole here too
+    scanner.setWrap(detectWrap(head)); // a terminal's cut lines and wraps at spaces are read whole here too
     scanner.keepOffsets(ctx.lineIndex || input.inMemory);
     if (head.find('\n') == std::string_view::npos && head.find('\r') != std::string_view::npos) {
         separator = '\r';

@@ -5,6 +5,7 @@
 #include "file_scanner.h"
 #include "paste_rejoin.h"
 
+#include <QFile>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -58,6 +59,30 @@ const QByteArray kC10 =
     "Exception raised from checkForNCCLErrorsInternal at ../torch/csrc/distributed/c10d/NCCLUtils.cpp:275 "
     "(most recent call first):\n"
     "frame #0: c10::Error::Error(c10::SourceLocation, std::string) + 0x98 (0x7f in libc10.so)";
+
+QByteArray readCase(const QString& dir)
+{
+    QFile in(QStringLiteral(RANKSCOPE_TEST_DATA "/") + dir + QStringLiteral("/log.txt"));
+    return in.open(QIODevice::ReadOnly) ? in.readAll() : QByteArray();
+}
+
+// The analysis of `bytes` written to a file (not pasted) in `dir`.
+Analysis diagnoseFile(const QTemporaryDir& dir, const QString& name, const QByteArray& bytes)
+{
+    QFile f(dir.filePath(name));
+    if (!f.open(QIODevice::WriteOnly))
+        return Analysis();
+    f.write(bytes);
+    f.close();
+    AnalysisRequest r;
+    r.logPaths << dir.filePath(name);
+    return analyze(r);
+}
+
+const LogEvent& initiating(const AttemptAnalysis& a)
+{
+    return a.incident.events[static_cast<size_t>(a.diagnosis.initiatingEvent)];
+}
 
 } // namespace
 
@@ -141,6 +166,96 @@ private Q_SLOTS:
     // A file (not a paste) copied from a terminal that cut every line at its width: the width is seen in
     // the first read, and each cut line is read whole. The event keeps its first physical line, and the
     // lines after it keep the file's numbers. Real case 108: the NCCL WARN is cut inside "init.cc".
+    // A file wrapped at spaces by an editor or a mail client (not a paste): the wrap is seen in the first
+    // read, and each wrapped line is read whole, with the space the wrap took. The diagnosis is the bare
+    // file's, on the same physical line. The bare file is not taken for a wrapped one.
+    void wordWrappedFileReadsWhole_data()
+    {
+        QTest::addColumn<QString>("dir");
+        QTest::addColumn<int>("width");
+        QTest::newRow("108 at 100") << QStringLiteral("real/108-vgpu-uvm-disabled-cudamempool-not-supported")
+                                    << 100;
+        QTest::newRow("117 at 80") << QStringLiteral(
+            "real/117-determined-gpu-pair-p2p-broken-seqnum1-allgather")
+                                   << 80;
+        QTest::newRow("117 at 100") << QStringLiteral(
+            "real/117-determined-gpu-pair-p2p-broken-seqnum1-allgather")
+                                    << 100;
+        QTest::newRow("209 at 100") << QStringLiteral("real-found/209-ci-runner-pod-dev-shm-extend-no-space")
+                                    << 100;
+    }
+
+    void wordWrappedFileReadsWhole()
+    {
+        QFETCH(QString, dir);
+        QFETCH(int, width);
+        const QByteArray bare = readCase(dir);
+        QVERIFY(!bare.isEmpty());
+        const QByteArray wrapped = wordWrap(bare, width);
+        const auto view = [](const QByteArray& b) {
+            return std::string_view(b.constData(), size_t(b.size()));
+        };
+        QCOMPARE(detectWrap(view(bare)).width, 0);
+        const WrapShape shape = detectWrap(view(wrapped));
+        QVERIFY(shape.atSpaces);
+        QVERIFY2(shape.width <= width && shape.width > width - 10, qPrintable(QString::number(shape.width)));
+
+        QTemporaryDir tmp;
+        const Analysis want = diagnoseFile(tmp, QStringLiteral("bare.log"), bare);
+        const Analysis got = diagnoseFile(tmp, QStringLiteral("wrapped.log"), wrapped);
+        QVERIFY(want.currentAttempt() && got.currentAttempt());
+        const AttemptAnalysis& w = *want.currentAttempt();
+        const AttemptAnalysis& g = *got.currentAttempt();
+        QVERIFY(w.diagnosis.signature >= 0);
+        QCOMPARE(g.diagnosis.signature, w.diagnosis.signature);
+        QVERIFY2(initiating(w).text.startsWith(initiating(g).text), qPrintable(initiating(g).text));
+        // The event sits on its first physical line of the wrapped file.
+        const QList<QByteArray> lines = wrapped.split('\n');
+        const qint64 line = initiating(g).line;
+        QVERIFY(line >= 1 && line <= lines.size());
+        QCOMPARE(QString::fromUtf8(lines[int(line - 1)]), initiating(g).text);
+        QVERIFY(g.incident.files.front().notes.join(u' ').contains(QLatin1String("wrapped at spaces")));
+    }
+
+    // One failure line wrapped into three or four pieces, in a file whose other lines are short (no wrap
+    // is seen in the first read): the pieces are matched together, and the longer text's match wins
+    // (204: "Call to ibv_modify_qp failed" first, the GID index in the last piece).
+    void failureLineInPiecesMatchesWhole_data()
+    {
+        QTest::addColumn<QString>("dir");
+        QTest::addColumn<int>("width");
+        QTest::newRow("112 at 80") << QStringLiteral("real/112-watchdog-gather-timeout-vllm-custom-allreduce")
+                                   << 80;
+        QTest::newRow("112 at 100") << QStringLiteral(
+            "real/112-watchdog-gather-timeout-vllm-custom-allreduce")
+                                    << 100;
+        QTest::newRow("204 at 80") << QStringLiteral(
+            "real-found/204-ibv-modify-qp-110-rail-only-fabric-cross-nic")
+                                   << 80;
+    }
+
+    void failureLineInPiecesMatchesWhole()
+    {
+        QFETCH(QString, dir);
+        QFETCH(int, width);
+        const QByteArray bare = readCase(dir);
+        QVERIFY(!bare.isEmpty());
+        QTemporaryDir tmp;
+        const Analysis want = diagnoseFile(tmp, QStringLiteral("bare.log"), bare);
+        const Analysis got = diagnoseFile(tmp, QStringLiteral("wrapped.log"), wordWrap(bare, width));
+        QVERIFY(want.currentAttempt() && got.currentAttempt());
+        const AttemptAnalysis& w = *want.currentAttempt();
+        const AttemptAnalysis& g = *got.currentAttempt();
+        QVERIFY(w.diagnosis.signature >= 0);
+        QCOMPARE(got.catalog.catalog.signatures[size_t(g.diagnosis.signature)].id,
+            want.catalog.catalog.signatures[size_t(w.diagnosis.signature)].id);
+        QCOMPARE(initiating(g).line, initiating(w).line);
+        const QString notes = g.incident.files.front().notes.join(u' ');
+        QVERIFY2(notes.contains(QLatin1String("only with lines"))
+                || notes.contains(QLatin1String("wrapped at spaces")),
+            qPrintable(notes));
+    }
+
     void terminalCutFileReadsWhole()
     {
         QFile in(QStringLiteral(
@@ -151,9 +266,9 @@ private Q_SLOTS:
         const auto view = [](const QByteArray& b) {
             return std::string_view(b.constData(), size_t(b.size()));
         };
-        QCOMPARE(terminalWrapWidth(view(bare)), 0);
-        QCOMPARE(terminalWrapWidth(view(cut)), 100);
-        QCOMPARE(terminalWrapWidth(view(wordWrap(kInfo + '\n' + kIbWarn, 72))), 0); // no cut inside words
+        QCOMPARE(detectWrap(view(bare)).width, 0);
+        QCOMPARE(detectWrap(view(cut)).width, 100);
+        QVERIFY(!detectWrap(view(cut)).atSpaces);
 
         QTemporaryDir dir;
         const auto diagnose = [&](const QString& name, const QByteArray& bytes) {

@@ -217,47 +217,6 @@ int commonIndent(std::string_view block)
     return std::max(common, 0);
 }
 
-int terminalWrapWidth(std::string_view block)
-{
-    // Line lengths without '\r'; the widest, how many are that wide, and how many of those go on in a
-    // next line that starts nothing of its own (the cut's evidence: a log's own longest lines do not).
-    // A cut paste shows its width in its first lines; a long log need not be split further.
-    block = block.substr(0, kWrapProbeBytes);
-    std::vector<std::string_view> lines;
-    for (std::size_t at = 0; at < block.size();) {
-        std::size_t end = block.find('\n', at);
-        if (end == std::string_view::npos)
-            break; // the unfinished last line of the read says nothing
-        std::string_view line = block.substr(at, end - at);
-        if (!line.empty() && line.back() == '\r')
-            line.remove_suffix(1);
-        lines.push_back(line);
-        at = end + 1;
-    }
-    std::size_t widest = 0;
-    for (const std::string_view l : lines)
-        widest = std::max(widest, l.size());
-    if (widest < kMinTerminalWidth || widest > kMaxTerminalWidth)
-        return 0;
-    int cutAndContinued = 0;
-    std::string_view firstCut;
-    bool distinct = false;
-    for (std::size_t i = 0; i + 1 < lines.size(); ++i) {
-        if (lines[i].size() != widest)
-            continue;
-        std::string_view next = lines[i + 1];
-        if (!next.empty() && next[0] == ' ' && next.size() > 1 && next[1] != ' ')
-            next.remove_prefix(1);
-        if (next.empty() || startsOwnRecord(next))
-            continue;
-        ++cutAndContinued;
-        distinct = distinct || (!firstCut.empty() && firstCut != lines[i]);
-        if (firstCut.empty())
-            firstCut = lines[i];
-    }
-    return cutAndContinued >= 2 && distinct ? static_cast<int>(widest) : 0;
-}
-
 FileScan scanFile(const InputFile& input, int fileIndex, const ScanContext& ctx)
 {
     InputFile source;
@@ -349,7 +308,7 @@ FileScan scanFile(const InputFile& input, int fileIndex, const ScanContext& ctx)
                 return out;
             }
             scanner.setCommonIndent(commonIndent(std::string_view(win, static_cast<size_t>(n))));
-            scanner.setWrapWidth(terminalWrapWidth(std::string_view(win, static_cast<size_t>(n))));
+            scanner.setWrap(detectWrap(std::string_view(win, static_cast<size_t>(n))));
             standIns = holdsCodesWithoutEsc(std::string_view(win, static_cast<size_t>(n)));
             scanner.setStandIns(standIns);
             if (!std::memchr(win, '\n', static_cast<size_t>(n))

@@ -5,6 +5,7 @@
 #pragma once
 
 #include "scan_records.h"
+#include "wrap_width.h"
 
 #include <string_view>
 #include <vector>
@@ -21,14 +22,6 @@ bool isPastedInput(const InputFile& input); // text pasted or dropped into the w
 // The spaces every non-blank line of a file's first read starts with (a log pasted as an indented
 // Markdown block or under a list item): LineScanner takes them off each line. 0 for almost every file.
 int commonIndent(std::string_view firstRead);
-
-// The width a terminal cut the file's lines at, when the first 32 KiB of its first read show one: at least
-// three lines of exactly the widest length (kMinTerminalWidth to kMaxTerminalWidth bytes), not all the same,
-// each going on in a next line that starts nothing of its own. 0 for a file as its program wrote it.
-constexpr std::size_t kMinTerminalWidth = 60;
-constexpr std::size_t kMaxTerminalWidth = 400;
-constexpr std::size_t kWrapProbeBytes = 32 << 10; // how much of the first read is looked at
-int terminalWrapWidth(std::string_view firstRead);
 
 // A file with elastic restarts inside it becomes one scan per attempt (segment 0, 1, ...): events, facts and
 // streams go by line; every part keeps the whole file's line index. Files without restarts come back as is.

@@ -139,9 +139,8 @@ void LineScanner::line(std::string_view raw, qint64 offset, bool cut)
             QStringLiteral("line %1 is 1 MiB or longer: cut at 1 MiB, with a marker").arg(m_lineNo));
 
     if (m_wrap.line >= 0) { // rare: the line before failed and matched nothing
-        if (m_wrap.line + 1 == m_lineNo)
-            matchAcrossWrap(text);
-        m_wrap.line = -1;
+        const bool goesOn = m_wrap.line + 1 == m_lineNo && matchAcrossWrap(text);
+        m_wrap.line = goesOn ? m_lineNo : -1;
     }
 
     if (m_ctx.shortcuts && !fullParseOnly && !m_restartPending && plainLine(text)) {
@@ -285,7 +284,7 @@ void LineScanner::line(std::string_view raw, qint64 offset, bool cut)
     e.captures = std::move(match.captures);
     e.failureWord = failureWord || (severity >= Severity::Warn && hasFailureWord(text));
     e.source = sourceOf(p);
-    const bool unmatched = !match && severity >= Severity::Warn;
+    const bool unmatched = !match && (severity >= Severity::Warn || failureWord);
     m_records.open(std::move(ev), p, c);
     if (unmatched)
         rememberUnmatched(text);

@@ -12,6 +12,7 @@
 #include "repeated_glog_prefix.h"
 #include "repeated_nccl_prefix.h"
 #include "scan_records.h"
+#include "wrap_width.h"
 
 #include <QString>
 #include <array>
@@ -57,9 +58,14 @@ public:
     void setBlockHits(const AtomHits* hits) { m_block = hits; }
     void keepOffsets(bool keep) { m_keepOffsets = keep; }
     bool keepsOffsets() const { return m_keepOffsets; }
-    // A file copied from a terminal that cut its lines at `width` bytes (terminalWrapWidth()): lines go
-    // through physicalLine(), which reads a cut line and its pieces as one (line_scanner_wrap.cpp).
-    void setWrapWidth(int width) { m_wrapWidth = width; }
+    // A file copied from a terminal that cut its lines at its width, or wrapped at spaces by an editor
+    // (detectWrap()): lines go through physicalLine(), which reads a broken line and its pieces as one
+    // (line_scanner_wrap.cpp).
+    void setWrap(WrapShape wrap)
+    {
+        m_wrapWidth = wrap.width;
+        m_wrapAtSpaces = wrap.atSpaces;
+    }
     bool joinsWraps() const { return m_wrapWidth > 0; }
     void physicalLine(std::string_view raw, qint64 offset, bool cut)
     {
@@ -126,7 +132,8 @@ private:
     // ("... trying to connect to (172.17.0.2" then ", 44737)."): the next line, when it starts nothing of
     // its own, is matched together with it. The event keeps its own line; only its signature is taken.
     void rememberUnmatched(std::string_view text);
-    void matchAcrossWrap(std::string_view next);
+    // Whether the failure line may go on in the line after `next` too (`next` was full).
+    bool matchAcrossWrap(std::string_view next);
     void cutAtWidth(std::string_view raw, qint64 offset, bool cut);
     void flushCutLine();
     FileScan& m_out;
@@ -151,9 +158,12 @@ private:
     qint64 m_frameLine = -1;
     struct WrapCandidate
     {
-        qint64 line = -1; // the unmatched failure line, -1 when there is none
+        qint64 line = -1; // the last line of the unmatched failure line's pieces, -1 when there is none
+        qint64 first = -1; // the failure line itself
         int event = -1;
-        std::string text;
+        std::string cut, spaced; // the pieces so far, joined as a terminal cut them and as a wrap at spaces
+        int pieces = 1;
+        int note = -1; // the file note that says which lines matched, once some did
     };
     WrapCandidate m_wrap;
     // A line cut at the terminal's width and the pieces after it, until a piece shorter than the width.
@@ -164,6 +174,7 @@ private:
     };
     CutLine m_cut;
     int m_wrapWidth = 0;
+    bool m_wrapAtSpaces = false; // the pieces join with a space (a wrap at spaces swallowed it)
     int m_cutJoins = 0; // lines read whole from their pieces, for the file's note
     qint64 m_firstCutLine = 0;
     bool m_pasted = false;

@@ -44,8 +44,11 @@ void LineScanner::finish()
 {
     flushCutLine();
     if (m_cutJoins > 0)
-        m_out.info.notes.push_back(QStringLiteral(
-            "%1 line(s) cut at %2 columns by a terminal were read whole (the first at line %3)")
+        m_out.info.notes.push_back((m_wrapAtSpaces
+                ? QStringLiteral(
+                    "%1 line(s) wrapped at spaces to %2 columns were read whole (the first at line %3)")
+                : QStringLiteral(
+                    "%1 line(s) cut at %2 columns by a terminal were read whole (the first at line %3)"))
                                        .arg(m_cutJoins)
                                        .arg(m_wrapWidth)
                                        .arg(m_firstCutLine));

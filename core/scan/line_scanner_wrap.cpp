@@ -10,46 +10,66 @@ namespace rankscope {
 namespace {
 // A wrap is at a terminal's or an editor's width: a shorter line ended where its writer ended it.
 constexpr std::size_t kMinWrappedWidth = 60;
+// A message wrapped to 80 columns or so takes a few lines; more, and the lines are the log's own.
+constexpr int kMaxWrapPieces = 4;
 } // namespace
 
 void LineScanner::rememberUnmatched(std::string_view text)
 {
+    // A piece of a failure line still being joined (m_wrap.line is this line) stays a piece.
     if (!m_ctx.matcher || text.size() < kMinWrappedWidth
-        || text.size() > static_cast<std::size_t>(kMaxWrapWidth))
+        || text.size() > static_cast<std::size_t>(kMaxWrapWidth) || m_wrap.line == m_lineNo)
         return;
-    m_wrap.line = m_lineNo;
+    m_wrap.line = m_wrap.first = m_lineNo;
     m_wrap.event = static_cast<int>(m_out.events.size()) - 1;
-    m_wrap.text.assign(text.data(), text.size());
+    m_wrap.cut.assign(text.data(), text.size());
+    m_wrap.spaced = m_wrap.cut;
+    m_wrap.pieces = 1;
+    m_wrap.note = -1;
 }
 
-void LineScanner::matchAcrossWrap(std::string_view next)
+bool LineScanner::matchAcrossWrap(std::string_view next)
 {
     Q_ASSERT(m_wrap.event >= 0 && static_cast<std::size_t>(m_wrap.event) < m_out.events.size());
     if (next.empty() || startsOwnRecord(next))
-        return;
+        return false;
     // A terminal cuts at its width, inside a word: the pieces join as they are. An editor wraps at a space,
     // which the wrap swallowed.
-    std::string joined = m_wrap.text;
-    joined.append(next.data(), next.size());
-    MatchResult match = m_ctx.matcher->match(joined);
-    if (!match) {
-        joined.insert(m_wrap.text.size(), 1, ' ');
-        match = m_ctx.matcher->match(joined);
-    }
+    m_wrap.cut.append(next.data(), next.size());
+    m_wrap.spaced.append(1, ' ').append(next.data(), next.size());
+    ++m_wrap.pieces;
+    const bool goesOn = m_wrap.pieces < kMaxWrapPieces && next.size() >= kMinWrappedWidth;
+    MatchResult match = m_ctx.matcher->match(m_wrap.cut);
     if (!match)
-        return;
+        match = m_ctx.matcher->match(m_wrap.spaced);
+    if (!match)
+        return goesOn;
+    // More of the line says more: a match of the longer text replaces one of the shorter, unless it is of a
+    // weaker role ("Call to ibv_modify_qp failed" first, then the GID index the rest of the line names).
     ScannedEvent& ev = m_out.events[static_cast<std::size_t>(m_wrap.event)];
     const Signature& sig = m_ctx.catalog->signatures[static_cast<std::size_t>(match.signature)];
-    ev.rolePriority = roleRank(sig.role);
+    const int role = roleRank(sig.role);
+    if (m_wrap.note >= 0 && role > ev.rolePriority)
+        return goesOn;
+    ev.rolePriority = role;
     if (sig.severity && *sig.severity > ev.event.severity)
         ev.event.severity = *sig.severity;
     ev.event.signature = match.signature;
     ev.event.captures = std::move(match.captures);
-    m_out.info.notes.push_back(
-        QStringLiteral("line %1 matched %2 only with line %3 after it: the log looks hard-wrapped there")
-            .arg(m_wrap.line)
-            .arg(sig.id)
-            .arg(m_wrap.line + 1));
+    const QString after = m_wrap.pieces == 2
+        ? QStringLiteral("line %1").arg(m_wrap.first + 1)
+        : QStringLiteral("lines %1-%2").arg(m_wrap.first + 1).arg(m_wrap.first + m_wrap.pieces - 1);
+    const QString note =
+        QStringLiteral("line %1 matched %2 only with %3 after it: the log looks hard-wrapped there")
+            .arg(m_wrap.first)
+            .arg(sig.id, after);
+    if (m_wrap.note >= 0) {
+        m_out.info.notes[m_wrap.note] = note;
+    } else {
+        m_wrap.note = static_cast<int>(m_out.info.notes.size());
+        m_out.info.notes.push_back(note);
+    }
+    return goesOn;
 }
 
 namespace {
@@ -71,18 +91,25 @@ bool continuesCutLine(std::string_view piece)
 void LineScanner::cutAtWidth(std::string_view raw, qint64 offset, bool cut)
 {
     const std::string_view bare = withoutCr(raw);
-    const bool fullWidth = !cut && bare.size() == static_cast<std::size_t>(m_wrapWidth);
+    // A terminal holds a line of exactly its width, whose rest is in the next lines; a wrap at spaces holds
+    // any line long enough that the next line's first word may not have fitted after it.
+    const bool mayGoOn = !cut
+        && (m_wrapAtSpaces ? bare.size() * 3 >= static_cast<std::size_t>(m_wrapWidth) * 2
+                           : bare.size() == static_cast<std::size_t>(m_wrapWidth));
     if (!m_cut.pieces.empty()) {
-        if (!cut && continuesCutLine(bare)) {
+        const bool continues = !cut
+            && (m_wrapAtSpaces ? continuesWordWrap(m_cut.pieces.back(), bare, m_wrapWidth)
+                               : continuesCutLine(bare));
+        if (continues) {
             m_cut.pieces.emplace_back(bare);
             m_cut.offsets.push_back(offset);
-            if (!fullWidth)
+            if (!mayGoOn)
                 flushCutLine();
             return;
         }
         flushCutLine();
     }
-    if (fullWidth) {
+    if (mayGoOn) {
         m_cut.pieces.emplace_back(bare);
         m_cut.offsets.push_back(offset);
         return;
@@ -103,8 +130,11 @@ void LineScanner::flushCutLine()
         return;
     }
     std::string joined;
-    for (const std::string& piece : pieces.pieces)
+    for (const std::string& piece : pieces.pieces) {
+        if (m_wrapAtSpaces && !joined.empty() && joined.back() != ' ')
+            joined += ' ';
         joined += piece;
+    }
     const std::size_t eventsBefore = m_out.events.size();
     const qint64 first = m_lineNo + 1;
     line(joined, pieces.offsets.front(), false);

@@ -1,0 +1,111 @@
+// SPDX-License-Identifier: MIT
+#include "wrap_width.h"
+
+#include "line_prefix.h"
+#include "paste_rejoin.h"
+#include "severity_rules.h"
+
+#include <algorithm>
+#include <vector>
+
+namespace rankscope {
+
+namespace {
+
+std::vector<std::string_view> completeLines(std::string_view block)
+{
+    std::vector<std::string_view> lines;
+    for (std::size_t at = 0; at < block.size();) {
+        const std::size_t end = block.find('\n', at);
+        if (end == std::string_view::npos)
+            break; // the unfinished last line of the read says nothing
+        std::string_view line = block.substr(at, end - at);
+        if (!line.empty() && line.back() == '\r')
+            line.remove_suffix(1);
+        lines.push_back(line);
+        at = end + 1;
+    }
+    return lines;
+}
+
+// A line the terminal cut goes on in the next; a single space there is a cut that fell before a word.
+bool continuesCut(std::string_view next)
+{
+    if (!next.empty() && next[0] == ' ' && next.size() > 1 && next[1] != ' ')
+        next.remove_prefix(1);
+    return !next.empty() && !startsOwnRecord(next);
+}
+
+// How many lines go on; 0 unless two or more do, not all the same line (a repeated banner proves nothing).
+template <typename Goes> int countGoingOn(const std::vector<std::string_view>& lines, Goes goesOn)
+{
+    int count = 0;
+    std::string_view first;
+    bool distinct = false;
+    for (std::size_t i = 0; i + 1 < lines.size(); ++i) {
+        if (!goesOn(lines[i], lines[i + 1]))
+            continue;
+        ++count;
+        distinct = distinct || (!first.empty() && first != lines[i]);
+        if (first.empty())
+            first = lines[i];
+    }
+    return count >= 2 && distinct ? count : 0;
+}
+
+// What a wrap at spaces cannot leave at the start of a piece: indentation (the wrap took the space), what
+// only a line's start carries (a stamp, a prefix, a traceback header), a block marker, or an exception line.
+// A level word can (the wrap falls between "NCCL" and "WARN", or before "NCCL WARN" itself).
+bool startsOwnLine(std::string_view next)
+{
+    static constexpr std::string_view kStarts[] = { "Traceback", "frame #", "Exception raised from",
+        "terminate called", "During handling", "The above exception", "...", "```", "File \"" };
+    if (next.empty() || next[0] == ' ' || next[0] == '\t' || startsWithLinePrefix(next))
+        return true;
+    for (std::string_view start : kStarts) {
+        if (next.substr(0, start.size()) == start)
+            return true;
+    }
+    const LineShape shape = classifyLine(parseLinePrefix(next)).shape;
+    return shape == LineShape::TracebackStart || shape == LineShape::ExceptionLine;
+}
+
+} // namespace
+
+bool continuesWordWrap(std::string_view held, std::string_view next, int width)
+{
+    // A wrap breaks only where the next word does not fit; a line far shorter than the width ended where
+    // its writer ended it, whatever follows.
+    if (held.size() * 3 < static_cast<std::size_t>(width) * 2 || startsOwnLine(next))
+        return false;
+    const std::size_t word = std::min(next.find(' '), next.size());
+    return held.size() + 1 + word > static_cast<std::size_t>(width);
+}
+
+WrapShape detectWrap(std::string_view block)
+{
+    const std::vector<std::string_view> lines = completeLines(block.substr(0, kWrapProbeBytes));
+    std::size_t widest = 0;
+    for (const std::string_view l : lines)
+        widest = std::max(widest, l.size());
+    if (widest < kMinTerminalWidth || widest > kMaxTerminalWidth)
+        return {};
+    // A wrap at spaces leaves lines of many lengths, short of the width by the word that did not fit; a
+    // terminal's cut leaves lines of the one width that go on (and a wrap at spaces some of those too).
+    // Lines that all go on at the widest length or one short of it (a line one wider carries a Markdown
+    // backtick) are a cut.
+    const int cut = countGoingOn(lines, [&](std::string_view line, std::string_view next) {
+        return line.size() == widest && continuesCut(next);
+    });
+    const int width = static_cast<int>(widest);
+    const int atSpaces = widest > kMaxWordWrapWidth
+        ? 0
+        : countGoingOn(lines, [&](std::string_view line, std::string_view next) {
+              return line.size() + 2 <= widest && continuesWordWrap(line, next, width);
+          });
+    if (atSpaces > 0 && atSpaces >= cut)
+        return { width, true };
+    return cut > 0 ? WrapShape { width, false } : WrapShape {};
+}
+
+} // namespace rankscope
