@@ -193,6 +193,19 @@ private Q_SLOTS:
                               "w-0:5665:5801 [2] proxy.cc:1487 NCCL WARN [Service thread] Error encountered "
                               "progressing operation=Connect, res=3, closing connection\n")
             << QStringLiteral("w-0:5665:5811 [2] NCCL INFO transport.cc:166 -> 2");
+        // vLLM's workers log every line of a traceback behind their header, at ERROR: a paste that began
+        // below the frame keeps a source line with a level, which is no event either (vllm#13121).
+        QTest::newRow("a logged source line is no event")
+            << QStringLiteral(
+                   "(RayWorkerWrapper pid=1061) ERROR 02-12 02:14:01 worker_base.py:574]     backend_class = "
+                   "ProcessGroupGloo(\n"
+                   "(RayWorkerWrapper pid=1061) ERROR 02-12 02:14:01 worker_base.py:574] RuntimeError: Gloo "
+                   "connectFullMesh failed with [../third_party/gloo/gloo/transport/tcp/pair.cc:144] no "
+                   "error\n")
+            << QStringLiteral(
+                   "(RayWorkerWrapper pid=1061) ERROR 02-12 02:14:01 worker_base.py:574] RuntimeError: Gloo "
+                   "connectFullMesh failed with [../third_party/gloo/gloo/transport/tcp/pair.cc:144] no "
+                   "error");
         QTest::newRow("a frame's source line is no event")
             << QStringLiteral(
                    "[rank0]:   File \"/x/pynccl_wrapper.py\", line 223, in NCCL_CHECK\n"

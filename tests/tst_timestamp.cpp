@@ -158,6 +158,14 @@ void TestTimestamp::recognises_data()
         "[2024-06-10 12:00:00,123 E 135782 135782] (raylet) node_manager.cc:3069: x")
                          << StampKind::Iso8601 << 0 << 41 << QList<int> { 2024, 6, 10, 12, 0, 0 } << 123000000
                          << true << QStringLiteral("E") << 0 << QStringLiteral("2024-06-10T12:00:00.123");
+    // vLLM's formatter: the level word, a date without a year, the clock, then the source (two forms).
+    QTest::newRow("vllm") << QByteArray("ERROR 02-12 02:14:01 worker_base.py:574]     backend_class = x(")
+                          << StampKind::LevelWordHeader << 0 << 20 << QList<int> { 0, 2, 12, 2, 14, 1 } << 0
+                          << true << QStringLiteral("E") << 0 << QStringLiteral("2026-02-12T02:14:01.000");
+    QTest::newRow("vllm-0.8") << QByteArray("WARNING 04-06 20:46:48 [multiproc_worker_utils.py:238] Reducing")
+                              << StampKind::LevelWordHeader << 0 << 22 << QList<int> { 0, 4, 6, 20, 46, 48 }
+                              << 0 << true << QStringLiteral("W") << 0
+                              << QStringLiteral("2026-04-06T20:46:48.000");
 }
 
 void TestTimestamp::recognises()
@@ -218,6 +226,8 @@ void TestTimestamp::rejects_data()
     QTest::newRow("month-word") << QByteArray("March 14 was a Saturday");
     QTest::newRow("traceback") << QByteArray("Traceback (most recent call last):");
     QTest::newRow("empty") << QByteArray();
+    QTest::newRow("level-word-no-source") << QByteArray("ERROR 02-12 02:14:01 the source is missing");
+    QTest::newRow("level-word-colon") << QByteArray("ERROR: 02-12 02:14:01 worker.py:5] x");
     QTest::newRow("unclosed-nccl") << QByteArray("[2026-03-14 02:17:44 gpu-a02:1:1 [0] NCCL WARN x");
 }
 

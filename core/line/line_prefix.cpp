@@ -385,13 +385,19 @@ LinePrefix parseLinePrefix(std::string_view line)
     if (p.stamp.found() && p.stamp.offset == 0) {
         rest = s.substr(static_cast<size_t>(p.stamp.length));
         // c10, glog and torch headers go on with "thread file:line] " before the message.
-        if (p.stamp.kind == StampKind::Glog || p.stamp.kind == StampKind::TorchLogs) {
+        if (p.stamp.kind == StampKind::Glog || p.stamp.kind == StampKind::TorchLogs
+            || p.stamp.kind == StampKind::LevelWordHeader) {
             const size_t close = rest.substr(0, 256).find("] ");
             if (close != std::string_view::npos)
                 rest.remove_prefix(close + 1);
         }
-        while (!rest.empty() && rest[0] == ' ')
+        // vLLM's header ends in one space; more is the message's own indentation (a traceback's source line
+        // that its logger printed behind the header: isIndentedSource() in the scanner reads it).
+        if (p.stamp.kind == StampKind::LevelWordHeader && !rest.empty() && rest[0] == ' ')
             rest.remove_prefix(1);
+        else
+            while (!rest.empty() && rest[0] == ' ')
+                rest.remove_prefix(1);
         std::string_view syslogHost;
         qint64 syslogPid = -1;
         size_t syslogLength = 0;
@@ -402,7 +408,8 @@ LinePrefix parseLinePrefix(std::string_view line)
             rest.remove_prefix(syslogLength);
             p.collectorClock = true;
         }
-        if (p.stamp.kind != StampKind::Glog && p.stamp.kind != StampKind::TorchLogs) {
+        if (p.stamp.kind != StampKind::Glog && p.stamp.kind != StampKind::TorchLogs
+            && p.stamp.kind != StampKind::LevelWordHeader) {
             peelInner(rest); // "2024-05-01T10:00:00Z (pid=767) host:767:767 [0] NCCL INFO": a clock, then Ray
             readRoles(rest);
         }

@@ -307,6 +307,41 @@ ParsedStamp glogLine(std::string_view text)
     return s;
 }
 
+// vLLM's Python formatter (SGLang and others copied it): the level word, the date without a year and the
+// clock, then the source, "ERROR 02-12 02:14:01 worker_base.py:574] msg" or, since vLLM 0.8, "INFO 04-06
+// 20:46:48 [multiproc_worker_utils.py:238] msg". Taken only with the source, so that the message starts
+// after its "] ".
+ParsedStamp levelWordHeader(std::string_view text)
+{
+    static constexpr std::pair<std::string_view, char> kLevels[] = { { "ERROR ", 'E' }, { "WARNING ", 'W' },
+        { "INFO ", 'I' }, { "DEBUG ", 'D' }, { "CRITICAL ", 'C' }, { "WARN ", 'W' } };
+    for (const auto& [word, letter] : kLevels) {
+        if (text.substr(0, word.size()) != word)
+            continue;
+        ParsedStamp s;
+        Cursor c { text, word.size() };
+        char fracSep = '\0';
+        int fracDigits = 0;
+        if (!c.fixed(2, s.month) || !c.eat('-') || !c.fixed(2, s.day) || !c.eat(' ')
+            || !clockTime(c, s, fracSep, fracDigits) || !c.eat(' '))
+            return {};
+        const std::size_t end = c.pos - 1;
+        c.eat('[');
+        // "file.py:574]": a file name, a colon and digits, then the bracket, within 160 bytes.
+        const std::size_t file = c.pos;
+        while (c.pos < text.size() && c.pos < file + 160 && text[c.pos] != ':' && text[c.pos] != ' '
+            && text[c.pos] != ']')
+            ++c.pos;
+        qint64 line = 0;
+        if (c.pos == file || !c.eat(':') || c.upTo(7, line) == 0 || !c.eat(']'))
+            return {};
+        s.severity = letter;
+        finish(s, StampKind::LevelWordHeader, 0, end);
+        return s;
+    }
+    return {};
+}
+
 // ISO / Python logging at column 0, or epoch seconds.
 ParsedStamp leadingDigits(std::string_view text)
 {
@@ -365,6 +400,10 @@ ParsedStamp findTimestamp(std::string_view text)
     if (text.size() < 6)
         return {};
     const char c = text[0];
+    if (c >= 'C' && c <= 'W' && text[1] >= 'A' && text[1] <= 'Z') {
+        if (const ParsedStamp s = levelWordHeader(text); s.found())
+            return s;
+    }
     if (c == '[')
         return bracketed(text);
     if (c >= '0' && c <= '9')

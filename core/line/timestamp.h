@@ -16,6 +16,8 @@ namespace rankscope {
 // - NcclBracket: "[2026-03-14 02:17:44] ", "[2026-03-14 02:17:44.123456] "
 // - Glog: "E0314 02:17:44.123456 tid file.cc:12]" and c10 "[E314 02:17:44.791203518 file.cpp:593]"
 // - TorchLogs: the glog shape whose file is a Python module path ("... torch/distributed/run.py:766]")
+// - LevelWordHeader: vLLM's "ERROR 02-12 02:14:01 worker_base.py:574] " and "INFO 04-06 20:46:48 [x.py:238] "
+//   (offset 0, length up to the end of the clock; the source follows)
 enum class StampKind
 {
     None,
@@ -24,6 +26,7 @@ enum class StampKind
     NcclBracket,
     Glog,
     TorchLogs,
+    LevelWordHeader,
     Syslog,
     Dmesg,
     Epoch

@@ -75,6 +75,25 @@ bool isRaiseStatement(std::string_view m)
         && ((t[6] >= 'A' && t[6] <= 'Z') || (t[6] >= 'a' && t[6] <= 'z') || t[6] == '_');
 }
 
+// '    backend_class = ProcessGroupGloo(': a traceback's source line, indented by four or more, not a
+// label or an exception ("Name: ..."). A logger that prints each line of a traceback behind its own header
+// (vLLM's and Ray's workers, at ERROR) gives it a level and a clock; a paste that began below the frame
+// above it keeps only that. Asked only of lines with a header of their own: a bare indented line is a
+// table's or a banner's.
+bool isIndentedSource(std::string_view m)
+{
+    if (m.size() < 5 || m.substr(0, 4) != "    ")
+        return false;
+    const std::string_view t = trimLeft(m);
+    if (t.empty())
+        return false;
+    const char c = t[0];
+    const bool codeStart = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || c == '^'
+        || c == '~' || c == '(' || c == '[' || c == '{' || c == '"' || c == '\'';
+    const std::string_view word = t.substr(0, std::min(t.find(' '), t.size()));
+    return codeStart && word.back() != ':';
+}
+
 // "transport.cc:166 -> 2": the trail's code is an error (0 is success).
 bool passesErrorUp(std::string_view m)
 {
@@ -196,7 +215,8 @@ void LineScanner::line(std::string_view raw, qint64 offset, bool cut)
     const bool frame = isTracebackFrame(p.message);
     const bool frameSource = (!frame && m_frameLine == m_lineNo - 1 && !p.message.empty()
                                  && (p.message[0] == ' ' || p.message[0] == '\t'))
-        || isRaiseStatement(p.message);
+        || isRaiseStatement(p.message)
+        || (!frame && p.stamp.found() && !p.stampBorrowed && isIndentedSource(p.message));
     if (frame)
         m_frameLine = m_lineNo;
     m_launch.lookPrefix(p, text, m_lineNo);
