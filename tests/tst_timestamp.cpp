@@ -158,6 +158,14 @@ void TestTimestamp::recognises_data()
         "[2024-06-10 12:00:00,123 E 135782 135782] (raylet) node_manager.cc:3069: x")
                          << StampKind::Iso8601 << 0 << 41 << QList<int> { 2024, 6, 10, 12, 0, 0 } << 123000000
                          << true << QStringLiteral("E") << 0 << QStringLiteral("2024-06-10T12:00:00.123");
+    // SGLang: the writer's parallel ranks inside the brackets.
+    QTest::newRow("sglang") << QByteArray("[2025-01-12 10:11:12 DP1 TP3] Scheduler hit an exception:")
+                            << StampKind::NcclBracket << 0 << 29 << QList<int> { 2025, 1, 12, 10, 11, 12 }
+                            << 0 << true << QString() << 0 << QStringLiteral("2025-01-12T10:11:12.000");
+    // Hugging Face's example scripts: month first, slashes.
+    QTest::newRow("hf-us-date") << QByteArray("01/12/2024 10:11:12 - ERROR - __main__ - failed")
+                                << StampKind::Iso8601 << 0 << 19 << QList<int> { 2024, 1, 12, 10, 11, 12 }
+                                << 0 << true << QString() << 0 << QStringLiteral("2024-01-12T10:11:12.000");
     // vLLM's formatter: the level word, a date without a year, the clock, then the source (two forms).
     QTest::newRow("vllm") << QByteArray("ERROR 02-12 02:14:01 worker_base.py:574]     backend_class = x(")
                           << StampKind::LevelWordHeader << 0 << 20 << QList<int> { 0, 2, 12, 2, 14, 1 } << 0
@@ -226,6 +234,8 @@ void TestTimestamp::rejects_data()
     QTest::newRow("month-word") << QByteArray("March 14 was a Saturday");
     QTest::newRow("traceback") << QByteArray("Traceback (most recent call last):");
     QTest::newRow("empty") << QByteArray();
+    QTest::newRow("bracket-not-a-tag") << QByteArray("[2025-01-12 10:11:12 TPX] x");
+    QTest::newRow("slash-date-no-time") << QByteArray("01/12/2024 was a Friday");
     QTest::newRow("level-word-no-source") << QByteArray("ERROR 02-12 02:14:01 the source is missing");
     QTest::newRow("level-word-colon") << QByteArray("ERROR: 02-12 02:14:01 worker.py:5] x");
     QTest::newRow("unclosed-nccl") << QByteArray("[2026-03-14 02:17:44 gpu-a02:1:1 [0] NCCL WARN x");

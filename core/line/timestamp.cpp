@@ -188,6 +188,19 @@ bool glogBody(Cursor& c, ParsedStamp& s, bool allowUnpadded, int& fracDigits)
     return c.peek() == ' ';
 }
 
+// "TP0", "DP12", "PP1", "EP3", "CP0": a parallel dimension and the writer's rank in it.
+bool isParallelTag(std::string_view t)
+{
+    static constexpr std::string_view kDims[] = { "TP", "DP", "PP", "EP", "CP" };
+    if (t.size() < 3 || t[2] < '0' || t[2] > '9')
+        return false;
+    for (std::string_view d : kDims) {
+        if (t.substr(0, 2) == d)
+            return true;
+    }
+    return false;
+}
+
 // "[E314 02:17:44.791203518 file:line]", "[2026-03-14 02:17:44] ", "[  12.345] ", "[NeMo I 2024-...".
 ParsedStamp bracketed(std::string_view text)
 {
@@ -227,6 +240,12 @@ ParsedStamp bracketed(std::string_view text)
             s.severity = letter;
             finish(s, StampKind::Iso8601, 0, c.pos);
             return s;
+        }
+        // SGLang's "[2025-01-12 10:11:12 TP0] " and "[... DP1 TP3] ": the parallel ranks of the writer.
+        for (int tags = 0; tags < 4 && c.peek() == ' ' && isParallelTag(text.substr(c.pos + 1)); ++tags) {
+            c.pos += 3;
+            while (c.isDigit())
+                ++c.pos;
         }
         if (!c.eat(']'))
             return {};
@@ -353,6 +372,16 @@ ParsedStamp leadingDigits(std::string_view text)
             return {};
         const bool python = fracSep == ',' && dateSep == ' ' && !s.hasZone;
         finish(s, python ? StampKind::PythonLogging : StampKind::Iso8601, 0, c.pos);
+        return s;
+    }
+    // Hugging Face's example scripts: "01/12/2024 10:11:12 - ERROR - __main__ - ..." (month first).
+    if (c.isDigit(1) && c.peek(2) == '/') {
+        char fracSep = '\0';
+        int fracDigits = 0;
+        if (!c.fixed(2, s.month) || !c.eat('/') || !c.fixed(2, s.day) || !c.eat('/') || !c.fixed(4, s.year)
+            || !c.eat(' ') || !clockTime(c, s, fracSep, fracDigits) || !atBoundary(c))
+            return {};
+        finish(s, StampKind::Iso8601, 0, c.pos);
         return s;
     }
     qint64 secs = 0;
