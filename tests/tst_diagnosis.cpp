@@ -544,6 +544,32 @@ private Q_SLOTS:
         }));
     }
 
+    // Without a rank, the initiating process's own later WARNs are its follow-up, not another rank's
+    // failure: the list says so, in its heading and its entries, and the confidence does not count them.
+    void initiatingProcessFollowUpIsNamedSo()
+    {
+        const Analysis an = run({ QStringLiteral(
+            "real-found/2101-mtu-mismatch-two-servers-local-access-violation-inline-backtick") });
+        const AttemptAnalysis* a = an.currentAttempt();
+        QVERIFY(a);
+        QVERIFY(!a->diagnosis.collateral.empty());
+        for (const CollateralGroup& g : a->diagnosis.collateral) {
+            QVERIFY(g.sameProcess);
+            QCOMPARE(collateralWho(g),
+                QStringLiteral("the initiating process itself (pid 94639 on ubuntu20-server-2)"));
+        }
+        QVERIFY(!a->diagnosis.confidenceReasons.join(u' ').contains(QLatin1String("on other ranks")));
+        const QString text = reportText(buildReportInput(an, *a));
+        QVERIFY(text.contains(QLatin1String(
+            "COLLATERAL (LATER FAILURES: OTHER RANKS, AND THE INITIATING PROCESS'S FOLLOW-UP)")));
+        QVERIFY(!text.contains(QLatin1String("(no rank)")));
+        // Another process's rankless failure is still collateral on its own (404).
+        const Analysis other =
+            run({ QStringLiteral("real-found/404-mpirun-five-h100-ib-error-4-vendor-81-ipv6-gid-acs") });
+        QVERIFY(other.currentAttempt());
+        QVERIFY(!other.currentAttempt()->diagnosis.collateral.front().sameProcess);
+    }
+
     // A launcher line has no rank, host or pid: the report names its place alone, not "first:  — file".
     void textReportPlacesLauncherLines()
     {

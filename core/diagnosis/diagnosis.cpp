@@ -293,10 +293,12 @@ void judgeConfidence(const Incident& inc, const Catalog& cat, bool cause, Diagno
             break;
         }
     }
-    if (!d.collateral.empty())
+    const auto others = std::count_if(
+        d.collateral.begin(), d.collateral.end(), [](const CollateralGroup& g) { return !g.sameProcess; });
+    if (others > 0)
         why.push_back(
             QStringLiteral("%1 group(s) of later failures on other ranks are explained as collateral")
-                .arg(d.collateral.size()));
+                .arg(others));
     d.confidence = score >= 3 ? QStringLiteral("high")
         : score == 2          ? QStringLiteral("medium")
                               : QStringLiteral("low");

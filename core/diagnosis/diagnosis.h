@@ -22,6 +22,8 @@ QStringList suspectLines(const std::vector<Suspect>& suspects);
 // Who a collateral group is, as every report and the window name it: "3 rank(s) [0-2]" for ranks,
 // "launcher (no rank)" for a launcher's lines, "pid 9821 on H100-1 (no rank)" for other lines.
 QString collateralWho(const CollateralGroup& group);
+// The heading of the collateral list: it says so when the initiating process's own follow-up is in it.
+QString collateralHeading(const std::vector<CollateralGroup>& groups);
 
 // Whether a signature's lines are a launcher's own (families "launcher" and "torchrun": srun, mpirun,
 // the DeepSpeed launcher, torchrun's elastic agent).

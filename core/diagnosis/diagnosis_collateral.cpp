@@ -96,6 +96,8 @@ void fillCollateral(const Incident& inc, const Catalog& cat, Diagnosis& d)
     std::map<int, Group> groups; // by signature (-1 = unmatched failures)
     const int init = d.initiatingEvent;
     const int initRank = init >= 0 ? inc.events[static_cast<size_t>(init)].rank : -1;
+    const qint64 initPid = init >= 0 ? inc.events[static_cast<size_t>(init)].pid : -1;
+    const QString initHost = init >= 0 ? inc.events[static_cast<size_t>(init)].host : QString();
     for (int i = 0; i < static_cast<int>(inc.events.size()); ++i) {
         const LogEvent& e = inc.events[static_cast<size_t>(i)];
         if (i == init || e.severity < Severity::Warn
@@ -135,7 +137,15 @@ void fillCollateral(const Incident& inc, const Catalog& cat, Diagnosis& d)
         out.firstEvent = g.first;
         if (!g.peer.isEmpty())
             out.pointsTo = peerDescription(inc, g.peer);
-        if (g.ranks.empty())
+        // The initiating process's own later failures, when no rank is known, are its follow-up: said so,
+        // since the list is otherwise of other ranks.
+        out.sameProcess = g.ranks.empty() && init >= 0 && g.processes.size() == 1
+            && g.processes.begin()->second >= 0 && g.processes.begin()->second == initPid
+            && g.processes.begin()->first == initHost;
+        if (out.sameProcess)
+            out.writer = QStringLiteral("the initiating process itself (%1)")
+                             .arg(rankless(inc, g.processes, g.sources, g.files));
+        else if (g.ranks.empty())
             out.writer = sig >= 0 && isLauncherFamily(cat.signatures[static_cast<size_t>(sig)].family)
                 ? QStringLiteral("launcher")
                 : rankless(inc, g.processes, g.sources, g.files);
@@ -329,7 +339,18 @@ QString collateralWho(const CollateralGroup& g)
 {
     if (g.rankCount > 0)
         return QStringLiteral("%1 rank(s) [%2]").arg(g.rankCount).arg(g.ranks);
+    if (g.sameProcess)
+        return g.writer;
     return g.writer.isEmpty() ? QStringLiteral("no rank") : QStringLiteral("%1 (no rank)").arg(g.writer);
+}
+
+QString collateralHeading(const std::vector<CollateralGroup>& groups)
+{
+    const bool same =
+        std::any_of(groups.begin(), groups.end(), [](const CollateralGroup& g) { return g.sameProcess; });
+    return same
+        ? QStringLiteral("Collateral (later failures: other ranks, and the initiating process's follow-up)")
+        : QStringLiteral("Collateral (later failures on other ranks)");
 }
 
 } // namespace rankscope

@@ -28,6 +28,7 @@ struct CollateralGroup
     // mpirun, the DeepSpeed launcher), else what the lines identify: "pid 9821 on H100-1", "kernel",
     // "gpu-a02", "launcher.log". Empty for a group of ranks.
     QString writer;
+    bool sameProcess = false; // the initiating process's own later failures (no rank known)
 };
 
 struct Suspect

@@ -154,6 +154,7 @@ QJsonObject reportJson(const ReportInput& in)
         o[QStringLiteral("events")] = g.eventCount;
         o[QStringLiteral("ranks")] = g.ranks;
         o[QStringLiteral("points_to")] = orNull(g.pointsTo);
+        o[QStringLiteral("same_process")] = g.sameProcess;
         if (g.firstEvent >= 0) {
             const QJsonObject ref = eventRef(inc, cat, g.firstEvent);
             o[QStringLiteral("first")] =

@@ -130,7 +130,7 @@ QString render(const ReportInput& in, const Style& s)
         }
     }
     if (!d.collateral.empty()) {
-        out += s.heading(QStringLiteral("Collateral (later failures on other ranks)"));
+        out += s.heading(collateralHeading(d.collateral));
         for (const CollateralGroup& g : d.collateral) {
             QString line = collateralSummary(g);
             if (g.firstEvent >= 0)

@@ -483,7 +483,7 @@ void DiagnosisPane::setDiagnosis(const Incident* inc, const Diagnosis* d, const 
         nodeFindings << QStringLiteral("%1%2 <i>(%3)</i>")
                             .arg(f.confirms ? tr("<b>confirms:</b> ") : QString(), f.text.toHtmlEscaped(),
                                 f.source.toHtmlEscaped());
-    addList(tr("Collateral (later failures on other ranks)"), collateral);
+    addList(collateralHeading(d->collateral), collateral);
     addList(tr("Suspects"), suspects);
     addList(tr("torchrun's Root Cause"), torchrun);
     addList(tr("Node evidence"), nodeFindings);
