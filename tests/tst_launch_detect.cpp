@@ -219,6 +219,13 @@ private Q_SLOTS:
                     "queue communication handle")
                 & bit(LaunchKind::Ray),
             0u);
+        // ... but their logger header is vLLM's own, wherever it stands.
+        QVERIFY(kindsOf("ERROR 12-08 20:46:56 [multiproc_executor.py:597] RuntimeError: x")
+            & bit(LaunchKind::Vllm));
+        QVERIFY(
+            kindsOf("(Worker pid=508) INFO 04-13 19:52:24 selector.py:135] Using Flash Attention backend.")
+            & bit(LaunchKind::Vllm));
+        QCOMPARE(kindsOf("ERROR 12-08 20:46:56 no source here") & bit(LaunchKind::Vllm), 0u);
         // A host name is a pod name only with -worker-N / -master-N.
         QCOMPARE(
             kindsOf("gpu-worker3:4288:4521 [1] NCCL INFO Connected all rings") & bit(LaunchKind::Kubernetes),

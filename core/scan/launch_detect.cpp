@@ -254,6 +254,9 @@ unsigned prefixKinds(const LinePrefix& p, std::string_view text, unsigned skip)
     if ((skip & kindBit(LaunchKind::Kubernetes)) == 0
         && ((!p.pdshHost.empty() && isPodName(p.pdshHost)) || (!p.ncclHost.empty() && isPodName(p.ncclHost))))
         found |= kindBit(LaunchKind::Kubernetes);
+    // vLLM's logger header, "ERROR 12-08 20:46:56 [multiproc_executor.py:597] ", is vLLM's own.
+    if ((skip & kindBit(LaunchKind::Vllm)) == 0 && p.stamp.kind == StampKind::LevelWordHeader)
+        found |= kindBit(LaunchKind::Vllm);
     return found;
 }
 

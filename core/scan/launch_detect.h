@@ -50,7 +50,8 @@ private:
     static constexpr unsigned kAllKinds = (1u << kLaunchKindCount) - 1;
     static constexpr unsigned kPrefixKinds = (1u << static_cast<unsigned>(LaunchKind::Torchrun))
         | (1u << static_cast<unsigned>(LaunchKind::Mpirun)) | (1u << static_cast<unsigned>(LaunchKind::Ray))
-        | (1u << static_cast<unsigned>(LaunchKind::Kubernetes));
+        | (1u << static_cast<unsigned>(LaunchKind::Kubernetes))
+        | (1u << static_cast<unsigned>(LaunchKind::Vllm));
 
     void lookPrefixSlow(const LinePrefix& p, std::string_view text, qint64 line);
     void record(unsigned kinds, std::string_view text, qint64 line);
