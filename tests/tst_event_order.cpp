@@ -3,6 +3,7 @@
 // milder severity, then file and line; events without any time come last, in file order. The scan notes
 // " NCCL WARN " in each line's bytes, and the order is computed while attribution runs: these rows pin the
 // result down on real line shapes.
+#include "event_order.h"
 #include "ingest.h"
 
 #include <QFile>
@@ -35,6 +36,30 @@ class TestEventOrder : public QObject
 {
     Q_OBJECT
 private Q_SLOTS:
+    // Stamps without a year (vLLM's "12-08 20:46:56", glog's "E1208 20:46:56.1") take the year the log was
+    // written, or the year before when their day comes after that date; a stamp with a year decides.
+    void yearlessStampsNeverLieAfterTheLogWasWritten()
+    {
+        const auto scanWith = [](int year, int month, int day) {
+            FileScan s;
+            StreamStats st;
+            st.hasStamp = true;
+            st.firstStamp.kind = StampKind::Glog;
+            st.firstStamp.year = year;
+            st.firstStamp.month = month;
+            st.firstStamp.day = day;
+            s.streams.push_back(st);
+            s.yearSeen = year;
+            return s;
+        };
+        const QDate written(2026, 12, 6);
+        QCOMPARE(incidentYear({ scanWith(0, 12, 8) }, written), 2025);
+        QCOMPARE(incidentYear({ scanWith(0, 12, 7) }, written), 2026); // a clock a day ahead (time zones)
+        QCOMPARE(incidentYear({ scanWith(0, 3, 14) }, written), 2026);
+        QCOMPARE(incidentYear({ scanWith(0, 12, 8), scanWith(2024, 12, 8) }, written), 2024);
+        QCOMPARE(incidentYear({ scanWith(0, 1, 2) }, QDate(2027, 1, 1)), 2027);
+    }
+
     void equalTimesPutNcclWarnFirstThenMilderSeverity()
     {
         QTemporaryDir dir;

@@ -41,10 +41,27 @@ EventTime inferTime(const ScannedEvent& ev, int year)
 
 int incidentYear(const std::vector<FileScan>& scans, int fallbackYear)
 {
+    return incidentYear(scans, QDate(fallbackYear, 12, 31));
+}
+
+int incidentYear(const std::vector<FileScan>& scans, const QDate& written)
+{
     std::map<int, int> votes;
     for (const FileScan& s : scans) {
         if (s.yearSeen != 0)
             ++votes[s.yearSeen];
+    }
+    // No stamp says its year: the year the log was written, unless a stamp's day comes after that date
+    // (vLLM's "12-08 20:46:56" in a file written on 2026-12-06): then the year before. A log is never
+    // written before its lines happened.
+    int fallbackYear = written.year();
+    for (const FileScan& s : scans) {
+        for (const StreamStats& st : s.streams) {
+            const ParsedStamp& f = st.firstStamp;
+            if (st.hasStamp && f.year == 0 && f.month >= 1 && f.month <= 12
+                && (f.month > written.month() || (f.month == written.month() && f.day > written.day() + 1)))
+                fallbackYear = written.year() - 1;
+        }
     }
     int best = fallbackYear, count = 0;
     for (const auto& [year, n] : votes) {
@@ -59,14 +76,19 @@ int incidentYear(const std::vector<FileScan>& scans, int fallbackYear)
 EventOrder sortEvents(std::vector<FileScan>& scans, std::vector<LogEvent> earlier, int fileBase)
 {
     EventOrder out;
-    int fallback = QDate::currentDate().year();
+    QDate written = QDate::currentDate();
     for (const FileScan& s : scans) {
         if (!s.info.content.isEmpty() || s.info.path.startsWith(QLatin1Char('<')))
             continue;
-        fallback = QFileInfo(s.info.path).lastModified().date().year();
+        // An archive's member ("job.tar.gz!/node3/rank-24.log") has the archive's date.
+        const qsizetype member = s.info.path.indexOf(QLatin1String("!/"));
+        const QDate modified =
+            QFileInfo(member < 0 ? s.info.path : s.info.path.left(member)).lastModified().date();
+        if (modified.isValid())
+            written = modified;
         break;
     }
-    out.year = incidentYear(scans, fallback);
+    out.year = incidentYear(scans, written);
     out.earlier = std::move(earlier);
 
     // `arrival` points at the events in the order they came in (the earlier ones, then each file's); the
