@@ -221,6 +221,10 @@ void LineScanner::line(std::string_view raw, qint64 offset, bool cut)
         m_frameLine = m_lineNo;
     m_launch.lookPrefix(p, text, m_lineNo);
     if (m_records.continueRecord(p, c, text, m_lineNo)) {
+        // A headline that matched nothing may be cut by a hard wrap, as an event's first line may.
+        if (const int promoted = m_records.promotedEvent();
+            promoted >= 0 && m_out.events[static_cast<size_t>(promoted)].event.signature < 0)
+            rememberUnmatched(text, promoted);
         // A traceback's frames name the framework ("deepspeed/runtime/engine.py"); the prefilter knows
         // every cue's phrase, and records are few.
         if (!m_launch.done() && (!m_prefilter || prefilterPasses(text)))
@@ -307,7 +311,7 @@ void LineScanner::line(std::string_view raw, qint64 offset, bool cut)
     const bool unmatched = !match && (severity >= Severity::Warn || failureWord);
     m_records.open(std::move(ev), p, c);
     if (unmatched)
-        rememberUnmatched(text);
+        rememberUnmatched(text, static_cast<int>(m_out.events.size()) - 1);
 }
 
 inline bool LineScanner::plainLine(std::string_view text)

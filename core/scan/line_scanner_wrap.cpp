@@ -14,14 +14,14 @@ constexpr std::size_t kMinWrappedWidth = 60;
 constexpr int kMaxWrapPieces = 4;
 } // namespace
 
-void LineScanner::rememberUnmatched(std::string_view text)
+void LineScanner::rememberUnmatched(std::string_view text, int event)
 {
     // A piece of a failure line still being joined (m_wrap.line is this line) stays a piece.
     if (!m_ctx.matcher || text.size() < kMinWrappedWidth
         || text.size() > static_cast<std::size_t>(kMaxWrapWidth) || m_wrap.line == m_lineNo)
         return;
     m_wrap.line = m_wrap.first = m_lineNo;
-    m_wrap.event = static_cast<int>(m_out.events.size()) - 1;
+    m_wrap.event = event;
     m_wrap.cut.assign(text.data(), text.size());
     m_wrap.spaced = m_wrap.cut;
     m_wrap.pieces = 1;
@@ -92,9 +92,9 @@ void LineScanner::cutAtWidth(std::string_view raw, qint64 offset, bool cut)
 {
     const std::string_view bare = withoutCr(raw);
     // A terminal holds a line of exactly its width, whose rest is in the next lines; a wrap at spaces holds
-    // any line long enough that the next line's first word may not have fitted after it.
+    // every line until the next says whether its first word would have fitted (continuesWordWrap()).
     const bool mayGoOn = !cut
-        && (m_wrapAtSpaces ? bare.size() * 3 >= static_cast<std::size_t>(m_wrapWidth) * 2
+        && (m_wrapAtSpaces ? !bare.empty() && bare.size() <= static_cast<std::size_t>(m_wrapWidth)
                            : bare.size() == static_cast<std::size_t>(m_wrapWidth));
     if (!m_cut.pieces.empty()) {
         const bool continues = !cut
@@ -139,8 +139,15 @@ void LineScanner::flushCutLine()
     const qint64 first = m_lineNo + 1;
     line(joined, pieces.offsets.front(), false);
     const auto extra = static_cast<qint64>(pieces.pieces.size() - 1);
-    if (m_out.events.size() > eventsBefore && m_out.events.back().event.line == first) {
-        LogEvent& e = m_out.events.back().event;
+    // The line opened an event, or became the headline of an open record (a traceback's exception).
+    int target = -1;
+    if (m_out.events.size() > eventsBefore && m_out.events.back().event.line == first)
+        target = static_cast<int>(m_out.events.size()) - 1;
+    else if (const int promoted = m_records.promotedEvent();
+             promoted >= 0 && m_out.events[static_cast<std::size_t>(promoted)].event.line == first)
+        target = promoted;
+    if (target >= 0) {
+        LogEvent& e = m_out.events[static_cast<std::size_t>(target)].event;
         e.text = QString::fromUtf8(
             pieces.pieces.front().data(), static_cast<qsizetype>(pieces.pieces.front().size()));
         QStringList rest;

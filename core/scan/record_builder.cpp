@@ -10,6 +10,24 @@
 
 namespace rankscope {
 
+namespace {
+
+// A Python frame line that stops before its function name: '  File "x.py", line 842, in' or
+// '  File "/long/path/x.py", line' (a wrap took the rest).
+bool isCutFrame(std::string_view m)
+{
+    const std::size_t start = m.find_first_not_of(" \t");
+    if (start == std::string_view::npos || m.substr(start, 6) != "File \"")
+        return false;
+    std::string_view t = m.substr(start);
+    while (!t.empty() && (t.back() == ' ' || t.back() == '\r'))
+        t.remove_suffix(1);
+    const std::size_t in = t.rfind(", in ");
+    return in == std::string_view::npos || in + 5 >= t.size();
+}
+
+} // namespace
+
 int rankInMessage(std::string_view m)
 {
     const std::string_view head = m.substr(0, 400);
@@ -62,6 +80,7 @@ void RecordBuilder::stampSeen(const ParsedStamp& stamp, qint64 lineNo)
 bool RecordBuilder::continueRecord(
     const LinePrefix& p, const LineClass& c, std::string_view text, qint64 lineNo)
 {
+    m_promoted = -1;
     if (p.nccl != NcclLevel::None) {
         if (c.shape != LineShape::NcclReturnTrail)
             return false;
@@ -121,6 +140,13 @@ bool RecordBuilder::continueRecord(
         break;
     case Kind::Traceback: {
         const bool indented = !m.empty() && (m[0] == ' ' || m[0] == '\t');
+        // '  File "/x/distributed_c10d.py", line 842, in' and then "broadcast": a hard wrap cut the frame
+        // before its function name (or its line number); the rest is no line of its own.
+        if (rec.frameCut && !indented && !m.empty() && c.shape == LineShape::Plain) {
+            rec.frameCut = false;
+            break;
+        }
+        rec.frameCut = isCutFrame(m);
         const bool chained = startsWith(m, "During handling") || startsWith(m, "The above exception")
             || startsWith(m, "Traceback (most recent call last)") || m.empty();
         // Before its exception a traceback holds only indented frames: an unindented line that is no
@@ -161,6 +187,7 @@ void RecordBuilder::promote(
     // The line that says what failed (a traceback's exception, terminate's what()) is the record's
     // headline, where a reader looks first and a search finds it; the line that opened the record
     // ("Traceback (most recent call last):") leads its continuation, the frames after it.
+    m_promoted = rec.event;
     LogEvent& e = m_out.events[static_cast<size_t>(rec.event)].event;
     if (e.lineCount < kMaxRecordLines)
         e.continuation.insert(0, e.text);

@@ -30,6 +30,8 @@ public:
 
     // Appends the line to an open record when it continues one; returns true when it did.
     bool continueRecord(const LinePrefix& p, const LineClass& c, std::string_view text, qint64 lineNo);
+    // The event whose headline the last continueRecord() call made of its line, or -1.
+    int promotedEvent() const { return m_promoted; }
     // Adds a new event and opens a record for it when its kind takes continuation lines.
     void open(ScannedEvent&& ev, const LinePrefix& p, const LineClass& c);
     // A stamped line: it is the "next stamp" of every earlier event that had none.
@@ -59,6 +61,7 @@ private:
         bool sawException = false; // its headline line (exception, what()) came
         bool terminate = false; // opened by "terminate called after throwing ..."
         bool lastErrorNext = false; // the line before was PyTorch's "Last error:"
+        bool frameCut = false; // the line before was a frame a wrap cut before its function name
         int borders = 0;
         bool rootNext = false;
         int summaryFact = -1; // the IdentityFact of the summary block being read
@@ -76,6 +79,7 @@ private:
     FileScan& m_out;
     const ScanContext& m_ctx;
     std::map<Channel, Open> m_open;
+    int m_promoted = -1; // see promotedEvent()
     std::map<std::pair<qint64, qint64>, int> m_ncclWarn; // (pid, tid) -> event of the last WARN
     std::vector<int> m_waitingForStamp;
     ParsedStamp m_lastStamp;

@@ -75,11 +75,15 @@ bool startsOwnLine(std::string_view next)
 bool continuesWordWrap(std::string_view held, std::string_view next, int width)
 {
     // A wrap breaks only where the next word does not fit; a line far shorter than the width ended where
-    // its writer ended it, whatever follows.
-    if (held.size() * 3 < static_cast<std::size_t>(width) * 2 || startsOwnLine(next))
+    // its writer ended it, unless what follows starts with a word as long as a third of the width (a path
+    // the wrap moved whole: "FileNotFoundError: [Errno 2] Failed to open local file" then '/home/...').
+    if (startsOwnLine(next))
         return false;
     const std::size_t word = std::min(next.find(' '), next.size());
-    return held.size() + 1 + word > static_cast<std::size_t>(width);
+    const auto w = static_cast<std::size_t>(width);
+    // A Markdown label ("**Error:**", "## Log") ends where its writer ended it, before whatever follows.
+    const bool label = held.find("**") != std::string_view::npos || held.substr(0, 1) == "#";
+    return held.size() + 1 + word > w && (held.size() * 3 >= w * 2 || (word * 3 >= w && !label));
 }
 
 WrapShape detectWrap(std::string_view block)
@@ -101,7 +105,8 @@ WrapShape detectWrap(std::string_view block)
     const int atSpaces = widest > kMaxWordWrapWidth
         ? 0
         : countGoingOn(lines, [&](std::string_view line, std::string_view next) {
-              return line.size() + 2 <= widest && continuesWordWrap(line, next, width);
+              return line.size() + 2 <= widest && line.size() * 3 >= widest * 2
+                  && continuesWordWrap(line, next, width);
           });
     if (atSpaces > 0 && atSpaces >= cut)
         return { width, true };
