@@ -169,6 +169,26 @@ private Q_SLOTS:
         QCOMPARE(str(p.message), message);
     }
 
+    // Metaflow's task tag after its clock names the task and its pid, and its UUID tag goes too; the clock
+    // before a wrapper is the wrapper's, so a traceback it passes on stays one record. A bracket with a
+    // pid but no run/step/task path is no such tag.
+    void metaflowTaskTag()
+    {
+        const std::string line =
+            "2023-04-29 06:01:12.977 [177/train/578 (pid 28936)] "
+            "[09c561ee-a44c-4795-967c-7183a83b3160]   File \"/x/serialization.py\", line 3, in f";
+        const LinePrefix p = parseLinePrefix(line);
+        QCOMPARE(QString::fromUtf8(p.sourceTag.data(), qsizetype(p.sourceTag.size())),
+            QStringLiteral("177/train/578"));
+        QCOMPARE(p.rayPid, qint64(28936));
+        QVERIFY(p.collectorClock);
+        QCOMPARE(QString::fromUtf8(p.message.data(), qsizetype(p.message.size())),
+            QStringLiteral("  File \"/x/serialization.py\", line 3, in f"));
+        const LinePrefix other = parseLinePrefix(std::string_view("[worker (pid 5)] x"));
+        QCOMPARE(other.rayPid, qint64(-1));
+        QVERIFY(!parseLinePrefix(std::string_view("2024-05-01 10:00:00,123 ERROR x")).collectorClock);
+    }
+
     // A wrapper's clock ("[ts] host ||", Determined's) dates a line that has none: the stamp is borrowed and
     // has no span in afterLauncher, so nothing reads bytes out of the wrong string (the fuzzer's find).
     void wrapperClockIsBorrowedWithoutASpan()

@@ -322,13 +322,15 @@ LinePrefix parseLinePrefix(std::string_view line)
     }
     // Wrappers nest in any order: "[1830] [rank3]:" after an MPI tag, "(pid=767) host:pid:tid" after srun's
     // "3: ", a pdsh host or a pod's clock. What could start one is peeled again after each layer.
+    // True when a wrapper that names or tags the writer was peeled (not only indentation or a colour code).
     const auto peelInner = [&p](std::string_view& v) {
         if (v.empty() || !(v[0] == '[' || v[0] == '(' || v[0] == '\x1b' || v[0] == ' ' || v[0] == '`'))
-            return;
+            return false;
         LineWrappers inner;
         v = peelWrappers(v, inner);
         if (inner.any)
             applyWrappers(inner, p);
+        return inner.pid >= 0 || inner.rank >= 0 || !inner.tag.empty() || !inner.host.empty();
     };
     peelInner(s);
 
@@ -410,7 +412,11 @@ LinePrefix parseLinePrefix(std::string_view line)
         }
         if (p.stamp.kind != StampKind::Glog && p.stamp.kind != StampKind::TorchLogs
             && p.stamp.kind != StampKind::LevelWordHeader) {
-            peelInner(rest); // "2024-05-01T10:00:00Z (pid=767) host:767:767 [0] NCCL INFO": a clock, then Ray
+            // "2024-05-01T10:00:00Z (pid=767) host:767:767 [0] NCCL INFO": a clock, then Ray. A clock with
+            // a wrapper after it is the wrapper's (Metaflow's "<clock> [run/step/task (pid N)] "): it stamps
+            // every line the wrapper passes on, a traceback's frames too.
+            if (peelInner(rest))
+                p.collectorClock = true;
             readRoles(rest);
         }
         // The program syslog names is the writer unless it forwards another's lines (Ray's driver).

@@ -3,6 +3,9 @@
 
 #include "text_util.h"
 
+#include <algorithm>
+#include <iterator>
+
 namespace rankscope {
 
 namespace {
@@ -327,6 +330,43 @@ bool readUcxBanner(std::string_view s, LineWrappers& w, std::size_t& length)
     return true;
 }
 
+// "[8-4-4-4-12 hex] ": a run's or request's UUID a workflow tool puts after its tag.
+std::size_t uuidTag(std::string_view s)
+{
+    static constexpr std::size_t kDashes[] = { 9, 14, 19, 24 };
+    if (s.size() < 39 || s[0] != '[' || s[37] != ']' || s[38] != ' ')
+        return 0;
+    for (std::size_t i = 1; i < 37; ++i) {
+        const char c = s[i];
+        const bool dash = std::find(std::begin(kDashes), std::end(kDashes), i) != std::end(kDashes);
+        if (dash ? c != '-' : !(isDigit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F')))
+            return 0;
+    }
+    return 39;
+}
+
+// Metaflow's task tag: "[177/train/578 (pid 28936)] " (run, step, task and the task's pid), and the UUID
+// tag a flow may add after it.
+bool readMetaflow(std::string_view s, LineWrappers& w, std::size_t& length)
+{
+    const std::size_t open = s.substr(0, 160).find(" (pid ");
+    if (open == std::string_view::npos || open < 4)
+        return false;
+    const std::string_view name = s.substr(1, open - 1);
+    if (name.find('/') == std::string_view::npos || name.find(' ') != std::string_view::npos
+        || name.find(']') != std::string_view::npos)
+        return false;
+    std::size_t pos = open + 6;
+    const qint64 pid = readNumber(s, pos);
+    if (pid < 0 || s.substr(pos, 3) != ")] ")
+        return false;
+    w.pid = pid;
+    w.tag = name;
+    length = pos + 3;
+    length += uuidTag(s.substr(length));
+    return true;
+}
+
 bool peelOne(std::string_view s, LineWrappers& w, std::size_t& length)
 {
     const char c = s[0];
@@ -364,7 +404,7 @@ bool peelOne(std::string_view s, LineWrappers& w, std::size_t& length)
         return readRay(s, w, length);
     if (c == '[')
         return readDetermined(s, w, length) || readMpiTag(s, w, length) || readKubectlPrefix(s, w, length)
-            || readUcxBanner(s, w, length);
+            || readUcxBanner(s, w, length) || readMetaflow(s, w, length);
     if (isDigit(c))
         return readAddressHost(s, w, length) || readPodClock(s, w, length)
             || readCollectorClock(s, w, length);
