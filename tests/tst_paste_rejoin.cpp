@@ -241,6 +241,10 @@ private Q_SLOTS:
             "real-found/204-ibv-modify-qp-110-rail-only-fabric-cross-nic")
                                    << 80;
         // A traceback whose frame a wrap cut before its function name, and whose exception line it cut too.
+        // A line that matched a symptom on its own: the whole line names the cause.
+        QTest::newRow("1908 at 100") << QStringLiteral(
+            "real-found/1908-gha-rocm-runner-exposes-8-gpus-64mb-dev-shm-rccl-segment")
+                                     << 100;
         QTest::newRow("2402 at 100") << QStringLiteral(
             "real-found/2402-arcface-docker-bridge-network-multinode-unhandled-system-error-network-host")
                                      << 100;

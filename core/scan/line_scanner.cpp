@@ -224,7 +224,7 @@ void LineScanner::line(std::string_view raw, qint64 offset, bool cut)
         // A headline that matched nothing may be cut by a hard wrap, as an event's first line may.
         if (const int promoted = m_records.promotedEvent();
             promoted >= 0 && m_out.events[static_cast<size_t>(promoted)].event.signature < 0)
-            rememberUnmatched(text, promoted);
+            rememberWrapCandidate(text, promoted);
         // A traceback's frames name the framework ("deepspeed/runtime/engine.py"); the prefilter knows
         // every cue's phrase, and records are few.
         if (!m_launch.done() && (!m_prefilter || prefilterPasses(text)))
@@ -308,10 +308,13 @@ void LineScanner::line(std::string_view raw, qint64 offset, bool cut)
     e.captures = std::move(match.captures);
     e.failureWord = failureWord || (severity >= Severity::Warn && hasFailureWord(text));
     e.source = sourceOf(p);
-    const bool unmatched = !match && (severity >= Severity::Warn || failureWord);
+    // A failure line that matched nothing, or only a symptom, may say more with the line after it (a hard
+    // wrap cut "... error: No space lef" / "t on device").
+    const bool improvable =
+        match ? role > roleRank(SignatureRole::Cause) : severity >= Severity::Warn || failureWord;
     m_records.open(std::move(ev), p, c);
-    if (unmatched)
-        rememberUnmatched(text, static_cast<int>(m_out.events.size()) - 1);
+    if (improvable)
+        rememberWrapCandidate(text, static_cast<int>(m_out.events.size()) - 1);
 }
 
 inline bool LineScanner::plainLine(std::string_view text)

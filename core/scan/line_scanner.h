@@ -131,7 +131,7 @@ private:
     // A failure line that matched no signature may have been hard-wrapped by the paste it came from
     // ("... trying to connect to (172.17.0.2" then ", 44737)."): the next line, when it starts nothing of
     // its own, is matched together with it. The event keeps its own line; only its signature is taken.
-    void rememberUnmatched(std::string_view text, int event);
+    void rememberWrapCandidate(std::string_view text, int event);
     // Whether the failure line may go on in the line after `next` too (`next` was full).
     bool matchAcrossWrap(std::string_view next);
     void cutAtWidth(std::string_view raw, qint64 offset, bool cut);

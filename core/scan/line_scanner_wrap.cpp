@@ -14,7 +14,7 @@ constexpr std::size_t kMinWrappedWidth = 60;
 constexpr int kMaxWrapPieces = 4;
 } // namespace
 
-void LineScanner::rememberUnmatched(std::string_view text, int event)
+void LineScanner::rememberWrapCandidate(std::string_view text, int event)
 {
     // A piece of a failure line still being joined (m_wrap.line is this line) stays a piece.
     if (!m_ctx.matcher || text.size() < kMinWrappedWidth
@@ -39,9 +39,15 @@ bool LineScanner::matchAcrossWrap(std::string_view next)
     m_wrap.spaced.append(1, ' ').append(next.data(), next.size());
     ++m_wrap.pieces;
     const bool goesOn = m_wrap.pieces < kMaxWrapPieces && next.size() >= kMinWrappedWidth;
+    // Both joins are tried; the stronger role wins (the cut join may only repeat the first piece's match).
     MatchResult match = m_ctx.matcher->match(m_wrap.cut);
-    if (!match)
-        match = m_ctx.matcher->match(m_wrap.spaced);
+    MatchResult spaced = m_ctx.matcher->match(m_wrap.spaced);
+    const auto roleOf = [this](const MatchResult& r) {
+        return r ? roleRank(m_ctx.catalog->signatures[static_cast<std::size_t>(r.signature)].role)
+                 : kUnmatchedRoleRank;
+    };
+    if (roleOf(spaced) < roleOf(match))
+        match = std::move(spaced);
     if (!match)
         return goesOn;
     // More of the line says more: a match of the longer text replaces one of the shorter, unless it is of a
@@ -49,7 +55,10 @@ bool LineScanner::matchAcrossWrap(std::string_view next)
     ScannedEvent& ev = m_out.events[static_cast<std::size_t>(m_wrap.event)];
     const Signature& sig = m_ctx.catalog->signatures[static_cast<std::size_t>(match.signature)];
     const int role = roleRank(sig.role);
-    if (m_wrap.note >= 0 && role > ev.rolePriority)
+    // A line that matched on its own keeps its match unless the whole line names a stronger role (a symptom's
+    // "Error while creating shared memory segment" whose cut tail says "No space left on device").
+    const bool ownMatch = m_wrap.note < 0 && ev.event.signature >= 0;
+    if ((m_wrap.note >= 0 && role > ev.rolePriority) || (ownMatch && role >= ev.rolePriority))
         return goesOn;
     ev.rolePriority = role;
     if (sig.severity && *sig.severity > ev.event.severity)
