@@ -98,6 +98,13 @@ private Q_SLOTS:
         QTest::newRow("prose and a Markdown backtick before it (nccl#928)")
             << "error log `H100-2:19989:20082 [1] transport/net_ib.cc:1295 NCCL WARN NET/IB : Got completion"
             << "H100-2" << 19989 << 1 << int(NcclLevel::Warn) << "NET/IB : Got completion";
+        // NCCL 2.3 and older print the level without "NCCL" (horovod#666).
+        QTest::newRow("NCCL 2.3 WARN")
+            << "seyun:17283:17549 [3] include/socket.h:371 WARN Connection closed by remote peer"
+            << "seyun" << 17283 << 3 << int(NcclLevel::Warn) << "Connection closed by remote peer";
+        QTest::newRow("NCCL 2.3 INFO trail")
+            << "seyun:17281:17552 [1] INFO bootstrap.cu:45 -> 2 [Net]"
+            << "seyun" << 17281 << 1 << int(NcclLevel::Info) << "bootstrap.cu:45 -> 2 [Net]";
         QTest::newRow("no level after it: not NCCL's")
             << "checkpoint saved to a:1:2 [0] then NCCL stopped"
             << "" << -1 << -1 << int(NcclLevel::None) << "checkpoint saved to a:1:2 [0] then NCCL stopped";

@@ -199,6 +199,23 @@ void readNcclLevel(std::string_view rest, LinePrefix& p)
             return;
         }
     }
+    // NCCL 2.3 and older print the level without "NCCL": "host:pid:tid [3] INFO bootstrap.cu:45 -> 2",
+    // "host:pid:tid [3] include/socket.h:371 WARN Connection closed by remote peer".
+    if (startsWith(rest, "INFO ")) {
+        p.nccl = NcclLevel::Info;
+        p.message = rest.substr(5);
+        return;
+    }
+    const std::size_t space = rest.substr(0, 96).find(' ');
+    if (space != std::string_view::npos && space > 2 && isDigit(rest[space - 1])
+        && rest.substr(0, space).find(':') != std::string_view::npos) {
+        const std::string_view after = rest.substr(space + 1);
+        if (startsWith(after, "WARN ") || after == "WARN") {
+            p.nccl = NcclLevel::Warn;
+            p.message = after.substr(std::min<std::size_t>(5, after.size()));
+            return;
+        }
+    }
     // "NCCL WARN" with nothing after it, or the prefix alone: still an NCCL line.
     p.nccl = NcclLevel::Info;
     p.message = rest;
