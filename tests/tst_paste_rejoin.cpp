@@ -271,6 +271,25 @@ private Q_SLOTS:
             qPrintable(notes));
     }
 
+    // A text table's rows are all one width and the next row has no prefix: neither a terminal's cut nor
+    // a wrap at spaces (Ray Tune's results table, ray#30333).
+    void textTableIsNoWrap()
+    {
+        const QByteArray table = "| Trial name               |   # failures | error file                     "
+                                 "                   |\n"
+                                 "|--------------------------+--------------+--------------------------------"
+                                 "-------------------|\n"
+                                 "| TorchTrainer_96bfe_00000 |            1 | "
+                                 "/home/ray/ray_results/TorchTrainer_96bfe/error.tx |\n"
+                                 "| TorchTrainer_96bfe_00001 |            1 | "
+                                 "/home/ray/ray_results/TorchTrainer_96bff/error.tx |\n"
+                                 "+--------------------------+--------------+--------------------------------"
+                                 "-------------------+\n"
+                                 "2022-11-15 19:26:36,618\tERROR tune.py:773 -- Trials did not complete: "
+                                 "[TorchTrainer_96bfe_00000]\n";
+        QCOMPARE(detectWrap(std::string_view(table.constData(), size_t(table.size()))).width, 0);
+    }
+
     // A file (not a paste) copied from a terminal that cut every line at its width: the width is seen in
     // the first read, and each cut line is read whole. The event keeps its first physical line, and the
     // lines after it keep the file's numbers. Real case 108: the NCCL WARN is cut inside "init.cc".

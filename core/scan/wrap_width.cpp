@@ -28,6 +28,18 @@ std::vector<std::string_view> completeLines(std::string_view block)
     return lines;
 }
 
+// A row of a text table ("| Trial name | # failures |", "+----+----+"): its rows are all one width by
+// construction, and none is a cut or wrapped line.
+bool isTableRow(std::string_view line)
+{
+    const std::size_t first = line.find_first_not_of(' ');
+    if (first == std::string_view::npos)
+        return false;
+    const char a = line[first];
+    const char z = line.back();
+    return (a == '|' || a == '+') && (z == '|' || z == '+');
+}
+
 // A line the terminal cut goes on in the next; a single space there is a cut that fell before a word.
 bool continuesCut(std::string_view next)
 {
@@ -99,13 +111,13 @@ WrapShape detectWrap(std::string_view block)
     // Lines that all go on at the widest length or one short of it (a line one wider carries a Markdown
     // backtick) are a cut.
     const int cut = countGoingOn(lines, [&](std::string_view line, std::string_view next) {
-        return line.size() == widest && continuesCut(next);
+        return line.size() == widest && !isTableRow(line) && continuesCut(next);
     });
     const int width = static_cast<int>(widest);
     const int atSpaces = widest > kMaxWordWrapWidth
         ? 0
         : countGoingOn(lines, [&](std::string_view line, std::string_view next) {
-              return line.size() + 2 <= widest && line.size() * 3 >= widest * 2
+              return line.size() + 2 <= widest && line.size() * 3 >= widest * 2 && !isTableRow(line)
                   && continuesWordWrap(line, next, width);
           });
     if (atSpaces > 0 && atSpaces >= cut)
