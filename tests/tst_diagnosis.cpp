@@ -193,6 +193,15 @@ private Q_SLOTS:
                               "w-0:5665:5801 [2] proxy.cc:1487 NCCL WARN [Service thread] Error encountered "
                               "progressing operation=Connect, res=3, closing connection\n")
             << QStringLiteral("w-0:5665:5811 [2] NCCL INFO transport.cc:166 -> 2");
+        // A text table's header names its columns ("# failures", "error file"): no failure (ray#30333).
+        QTest::newRow("a table's header is no failure")
+            << QStringLiteral("| Trial name               |   # failures | error file               |\n"
+                              "|--------------------------+--------------+--------------------------|\n"
+                              "| TorchTrainer_96bfe_00000 |            1 | /home/ray/r/error.txt    |\n"
+                              "2022-11-15 19:26:36,618\tERROR tune.py:773 -- Trials did not complete: "
+                              "[TorchTrainer_96bfe_00000]\n")
+            << QStringLiteral("2022-11-15 19:26:36,618\tERROR tune.py:773 -- Trials did not complete: "
+                              "[TorchTrainer_96bfe_00000]");
         // vLLM's workers log every line of a traceback behind their header, at ERROR: a paste that began
         // below the frame keeps a source line with a level, which is no event either (vllm#13121).
         QTest::newRow("a logged source line is no event")

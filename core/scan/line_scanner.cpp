@@ -266,11 +266,11 @@ void LineScanner::line(std::string_view raw, qint64 offset, bool cut)
     // takes only when nothing else failed.
     bool failureWord = false;
     // Not the reporter's prose around a paste: a heading, also behind a wrapper ("3: **Error:**"), or a
-    // sentence in the first person on a line with no log structure of its own.
+    // sentence in the first person on a line with no log structure of its own; nor a text table's row.
     const bool bare = !p.stamp.found() && p.globalRank < 0 && p.launcherRank < 0 && p.teeLocalRank < 0
         && p.pid < 0 && p.pdshHost.empty() && p.nccl == NcclLevel::None;
     if (severity < Severity::Warn && (mayMatch || !m_prefilter) && hasFailureWord(text)
-        && !isHeadingLeadIn(p.message) && !(bare && isReporterProse(p.message))) {
+        && !isHeadingLeadIn(p.message) && !(bare && isReporterProse(p.message)) && !isTableRow(text)) {
         failureWord = true;
         if (!saysInfoLevel(p))
             severity = Severity::Error;

@@ -28,18 +28,6 @@ std::vector<std::string_view> completeLines(std::string_view block)
     return lines;
 }
 
-// A row of a text table ("| Trial name | # failures |", "+----+----+"): its rows are all one width by
-// construction, and none is a cut or wrapped line.
-bool isTableRow(std::string_view line)
-{
-    const std::size_t first = line.find_first_not_of(' ');
-    if (first == std::string_view::npos)
-        return false;
-    const char a = line[first];
-    const char z = line.back();
-    return (a == '|' || a == '+') && (z == '|' || z == '+');
-}
-
 // A line the terminal cut goes on in the next; a single space there is a cut that fell before a word.
 bool continuesCut(std::string_view next)
 {
@@ -83,6 +71,16 @@ bool startsOwnLine(std::string_view next)
 }
 
 } // namespace
+
+bool isTableRow(std::string_view line)
+{
+    const std::size_t first = line.find_first_not_of(' ');
+    if (first == std::string_view::npos)
+        return false;
+    const char a = line[first];
+    const char z = line.back();
+    return (a == '|' || a == '+') && (z == '|' || z == '+');
+}
 
 bool continuesWordWrap(std::string_view held, std::string_view next, int width)
 {

@@ -27,6 +27,10 @@ struct WrapShape
 // fitted after them. A log's own longest lines go on in lines of their own, so neither fires on it.
 WrapShape detectWrap(std::string_view firstRead);
 
+// A row of a text table ("| Trial name | # failures |", "+----+----+"): its rows are all one width by
+// construction, none is a cut or wrapped line, and a failure word in it is a column's label or value.
+bool isTableRow(std::string_view line);
+
 // Whether `next` is the rest of `held` in a file wrapped at spaces to `width` columns.
 bool continuesWordWrap(std::string_view held, std::string_view next, int width);
 
