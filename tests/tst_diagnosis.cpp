@@ -193,6 +193,20 @@ private Q_SLOTS:
                               "w-0:5665:5801 [2] proxy.cc:1487 NCCL WARN [Service thread] Error encountered "
                               "progressing operation=Connect, res=3, closing connection\n")
             << QStringLiteral("w-0:5665:5811 [2] NCCL INFO transport.cc:166 -> 2");
+        // SGLang logs the traceback after its message on one line: the record starts there, and its
+        // exception heads it.
+        QTest::newRow("a traceback header at a line's end")
+            << QStringLiteral(
+                   "[2025-01-12 10:11:12 TP0] Load weight begin.\n"
+                   "[2025-01-12 10:11:15 TP3] Scheduler hit an exception: Traceback (most recent call "
+                   "last):\n"
+                   "  File \"/sgl/scheduler.py\", line 12, in run\n"
+                   "    self.x()\n"
+                   "RuntimeError: NCCL error: unhandled system error (run with NCCL_DEBUG=INFO for "
+                   "details), NCCL version 2.21.5\n")
+            << QStringLiteral(
+                   "RuntimeError: NCCL error: unhandled system error (run with NCCL_DEBUG=INFO for "
+                   "details), NCCL version 2.21.5");
         // A text table's header names its columns ("# failures", "error file"): no failure (ray#30333).
         QTest::newRow("a table's header is no failure")
             << QStringLiteral("| Trial name               |   # failures | error file               |\n"

@@ -152,6 +152,10 @@ private Q_SLOTS:
         QTest::newRow("UCX banner, thread name")
             << "[node3:40211:async:40299] Caught signal 11 (Segmentation fault: address not mapped)"
             << "" << -1 << "node3" << 40211 << "Caught signal 11 (Segmentation fault: address not mapped)";
+        QTest::newRow("SGLang's parallel ranks in its clock")
+            << "[2025-01-12 10:11:12 DP1 TP3] Scheduler hit an exception: Traceback (most recent call last):"
+            << "DP1 TP3" << -1 << "" << -1
+            << "Scheduler hit an exception: Traceback (most recent call last):";
         QTest::newRow("a bracket that is no banner")
             << "[note:see below] Caught signal 7"
             << "" << -1 << "" << -1 << "[note:see below] Caught signal 7";

@@ -400,6 +400,10 @@ LinePrefix parseLinePrefix(std::string_view line)
     p.afterLauncher = s;
     p.message = s;
     p.stamp = findTimestamp(s);
+    // SGLang names the writer inside its clock's brackets ("TP3", "DP1 TP3").
+    if (p.stamp.tagsLength > 0 && p.sourceTag.empty())
+        p.sourceTag =
+            s.substr(static_cast<size_t>(p.stamp.tagsOffset), static_cast<size_t>(p.stamp.tagsLength));
     std::string_view rest = s;
     if (p.stamp.found() && p.stamp.offset == 0) {
         rest = s.substr(static_cast<size_t>(p.stamp.length));

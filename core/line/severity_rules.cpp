@@ -131,7 +131,11 @@ LineClass classifyMessage(char letter, std::string_view m, bool mayHoldLevelWord
         return out;
 
     const char first = m.empty() ? '\0' : m[0];
-    if (first == 'T' && startsWith(m, "Traceback (most recent call last)")) {
+    // A traceback may follow a message on its line ("Scheduler hit an exception: Traceback (most recent call
+    // last):", SGLang's): the record starts there all the same.
+    constexpr std::string_view kTraceback = "Traceback (most recent call last):";
+    if ((first == 'T' && startsWith(m, "Traceback (most recent call last)"))
+        || (m.size() > kTraceback.size() && m.substr(m.size() - kTraceback.size()) == kTraceback)) {
         out.shape = LineShape::TracebackStart;
         out.severity = Severity::Error;
         return out;

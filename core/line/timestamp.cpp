@@ -242,10 +242,15 @@ ParsedStamp bracketed(std::string_view text)
             return s;
         }
         // SGLang's "[2025-01-12 10:11:12 TP0] " and "[... DP1 TP3] ": the parallel ranks of the writer.
+        const std::size_t tagsStart = c.pos + 1;
         for (int tags = 0; tags < 4 && c.peek() == ' ' && isParallelTag(text.substr(c.pos + 1)); ++tags) {
             c.pos += 3;
             while (c.isDigit())
                 ++c.pos;
+        }
+        if (c.pos > tagsStart) {
+            s.tagsOffset = static_cast<int>(tagsStart);
+            s.tagsLength = static_cast<int>(c.pos - tagsStart);
         }
         if (!c.eat(']'))
             return {};

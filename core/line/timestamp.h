@@ -49,6 +49,9 @@ struct ParsedStamp
     double uptimeSeconds = 0; // dmesg [12345.678]
     qint64 epochMs = 0; // epoch seconds form
     char severity = 0; // the glog/c10/torch/NeMo letter (E W I F V C) when the stamp carries one
+    // SGLang's writer tags inside the brackets ("DP1 TP3" in "[2025-01-12 10:11:12 DP1 TP3] "): where they
+    // sit in the text, relative to the text's start; length 0 when there are none.
+    int tagsOffset = 0, tagsLength = 0;
     bool found() const { return kind != StampKind::None; }
 };
 
