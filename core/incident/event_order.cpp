@@ -39,11 +39,6 @@ EventTime inferTime(const ScannedEvent& ev, int year)
 
 } // namespace
 
-int incidentYear(const std::vector<FileScan>& scans, int fallbackYear)
-{
-    return incidentYear(scans, QDate(fallbackYear, 12, 31));
-}
-
 int incidentYear(const std::vector<FileScan>& scans, const QDate& written)
 {
     std::map<int, int> votes;

@@ -17,7 +17,6 @@ namespace rankscope {
 // log was written (`written`: a file's modification date, or today for a paste), or the year before when
 // a yearless stamp's day lies after that date.
 int incidentYear(const std::vector<FileScan>& scans, const QDate& written);
-int incidentYear(const std::vector<FileScan>& scans, int fallbackYear); // written on 31 December
 
 // Moves files and events from the scans into the incident, timed and ordered, in two steps. sortEvents()
 // times every event and sorts them; of the scans it reads the stamps, files and events and writes only

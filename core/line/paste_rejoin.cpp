@@ -39,16 +39,21 @@ bool startsWithLinePrefix(std::string_view s)
         || s.substr(0, 34) == "Traceback (most recent call last):";
 }
 
-bool startsOwnRecord(std::string_view s)
+bool startsWithRecordMarker(std::string_view s)
 {
     static constexpr std::string_view kStarts[] = { "Traceback", "frame #", "Exception raised from",
         "terminate called", "During handling", "The above exception", "...", "```", "File \"" };
-    if (s.empty() || s[0] == ' ' || s[0] == '\t' || s[0] == '[' || s[0] == '#')
-        return true;
     for (std::string_view start : kStarts) {
         if (s.substr(0, start.size()) == start)
             return true;
     }
+    return false;
+}
+
+bool startsOwnRecord(std::string_view s)
+{
+    if (s.empty() || s[0] == ' ' || s[0] == '\t' || s[0] == '[' || s[0] == '#' || startsWithRecordMarker(s))
+        return true;
     // A progress bar ("train: Scanning ...  97%|██▉| 43830/45049") is a terminal redraw of its own, never the
     // tail of a wrapped line, even when a message is glued to its end.
     const std::string_view head = s.substr(0, 240);

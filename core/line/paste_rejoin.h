@@ -25,6 +25,10 @@ RejoinResult rejoinWrappedLines(const QByteArray& text);
 // a traceback or frame marker, a level or an exception): such a line never continues a wrapped one.
 bool startsOwnRecord(std::string_view line);
 
+// Whether a line starts with a marker of a record of its own: a traceback, a C++ frame or exception
+// banner, Python's chained-exception lines, an ellipsis, a Markdown fence, a Python frame.
+bool startsWithRecordMarker(std::string_view line);
+
 // Whether a line starts with what only a line's start carries: a stamp, an NCCL, launcher, rank or
 // wrapper prefix, a traceback header. After a line a terminal cut at its width, anything else is its tail,
 // even a level word or indentation (the cut falls anywhere).

@@ -58,14 +58,9 @@ template <typename Goes> int countGoingOn(const std::vector<std::string_view>& l
 // A level word can (the wrap falls between "NCCL" and "WARN", or before "NCCL WARN" itself).
 bool startsOwnLine(std::string_view next)
 {
-    static constexpr std::string_view kStarts[] = { "Traceback", "frame #", "Exception raised from",
-        "terminate called", "During handling", "The above exception", "...", "```", "File \"" };
-    if (next.empty() || next[0] == ' ' || next[0] == '\t' || startsWithLinePrefix(next))
+    if (next.empty() || next[0] == ' ' || next[0] == '\t' || startsWithRecordMarker(next)
+        || startsWithLinePrefix(next))
         return true;
-    for (std::string_view start : kStarts) {
-        if (next.substr(0, start.size()) == start)
-            return true;
-    }
     const LineShape shape = classifyLine(parseLinePrefix(next)).shape;
     return shape == LineShape::TracebackStart || shape == LineShape::ExceptionLine;
 }
