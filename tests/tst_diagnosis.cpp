@@ -229,6 +229,14 @@ private Q_SLOTS:
                    "(RayWorkerWrapper pid=1061) ERROR 02-12 02:14:01 worker_base.py:574] RuntimeError: Gloo "
                    "connectFullMesh failed with [../third_party/gloo/gloo/transport/tcp/pair.cc:144] no "
                    "error");
+        // Behind a header of its own, an indented line is source code only when it reads as code: journald
+        // keeps a message's indentation, and "Watchdog caught ..." is two plain words, no statement.
+        QTest::newRow("an indented message behind syslog's header is an event")
+            << QStringLiteral("Dec  6 12:00:00 node1 python[123]: Loading checkpoint shards\n"
+                              "Dec  6 12:00:09 node1 python[123]:     Watchdog caught collective operation "
+                              "timeout\n")
+            << QStringLiteral("Dec  6 12:00:09 node1 python[123]:     Watchdog caught collective operation "
+                              "timeout");
         QTest::newRow("a frame's source line is no event")
             << QStringLiteral(
                    "[rank0]:   File \"/x/pynccl_wrapper.py\", line 223, in NCCL_CHECK\n"

@@ -55,6 +55,10 @@ private Q_SLOTS:
             << "" << 1307367 << 3 << false;
         QTest::newRow("host as a placeholder") << "<host>:12:13 [1] NCCL INFO Init COMPLETE"
                                                << "" << 12 << 1 << false;
+        QTest::newRow("host redacted in brackets") << "[REDACTED]:412:498 [2] NCCL INFO Init COMPLETE"
+                                                   << "" << 412 << 2 << false;
+        QTest::newRow("host as a template field") << "{hostname}:12:13 [1] misc/socket.cc:50 NCCL WARN x"
+                                                  << "" << 12 << 1 << true;
         QTest::newRow("two X are no mask") << "node7:XX [2] NCCL WARN x"
                                            << "" << -1 << -1 << true;
     }

@@ -111,6 +111,10 @@ bool isMaskToken(std::string_view s)
 {
     if (s.size() >= 3 && s.front() == '<' && s.back() == '>')
         return true;
+    // "[REDACTED]", "{hostname}": a bracketed word (no digits, so never a tag such as "[1,3]").
+    if (s.size() >= 3 && ((s.front() == '[' && s.back() == ']') || (s.front() == '{' && s.back() == '}')))
+        return std::all_of(
+            s.begin() + 1, s.end() - 1, [](char c) { return isAlpha(c) || c == '_' || c == '-'; });
     if (s.size() < 3)
         return false;
     const bool stars = s.find_first_not_of("*#?") == std::string_view::npos;
@@ -449,7 +453,7 @@ LinePrefix parseLinePrefix(std::string_view line)
     // "<host>:"); an unset one is empty (":166:1226").
     if (!rest.empty()
         && (isAlpha(rest[0]) || isDigit(rest[0]) || rest[0] == ':' || rest[0] == '-' || rest[0] == '.'
-            || rest[0] == '*' || rest[0] == '<' || rest[0] == '#')
+            || rest[0] == '*' || rest[0] == '<' || rest[0] == '#' || rest[0] == '[' || rest[0] == '{')
         && readNcclPrefix(rest, p, len)) {
         readNcclLevel(rest.substr(len), p);
     } else {

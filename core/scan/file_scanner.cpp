@@ -5,6 +5,7 @@
 #include "line_scanner.h"
 #include "paste_rejoin.h"
 #include "signature_matcher.h"
+#include "space_stand_ins.h"
 #include "terminal_codes.h"
 
 #include <QDateTime>
@@ -283,6 +284,8 @@ FileScan scanFile(const InputFile& input, int fileIndex, const ScanContext& ctx)
             if (carry > 0 && !skippingRest) {
                 scanner.setBlockHasEscape(
                     mayHoldTerminalCodes(std::string_view(win, static_cast<size_t>(carry)), standIns));
+                scanner.setBlockHasSpaceStandIns(
+                    mayHoldSpaceStandIns(std::string_view(win, static_cast<size_t>(carry))));
                 scanner.line(std::string_view(win, static_cast<size_t>(carry)), streamPos, false);
             }
             out.info.notes.push_back(stream->error());
@@ -330,6 +333,8 @@ FileScan scanFile(const InputFile& input, int fileIndex, const ScanContext& ctx)
         // Colour codes: one look per block, so that a plain block's lines pay nothing for them.
         scanner.setBlockHasEscape(
             avail > 0 && mayHoldTerminalCodes(std::string_view(win, static_cast<size_t>(avail)), standIns));
+        scanner.setBlockHasSpaceStandIns(
+            avail > 0 && mayHoldSpaceStandIns(std::string_view(win, static_cast<size_t>(avail))));
         // Every atom of the prefilter in the window, in one pass: a line looks its own up.
         if (prefilter) {
             prefilter->scanBlock(std::string_view(win, static_cast<size_t>(avail)), hits);

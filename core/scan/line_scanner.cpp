@@ -11,9 +11,11 @@
 #include "severity_rules.h"
 #include "signature_catalog.h"
 #include "signature_matcher.h"
+#include "space_stand_ins.h"
 #include "terminal_codes.h"
 #include "text_util.h"
 
+#include <algorithm>
 #include <bit>
 #include <cstring>
 #include <iterator>
@@ -75,6 +77,29 @@ bool isRaiseStatement(std::string_view m)
         && ((t[6] >= 'A' && t[6] <= 'Z') || (t[6] >= 'a' && t[6] <= 'z') || t[6] == '_');
 }
 
+// "Watchdog caught collective ...": two plain words, the first no Python keyword. Code never puts two
+// bare names side by side but after a keyword ("return x", "assert rank is not None", "raise E from e").
+bool startsWithProse(std::string_view t)
+{
+    static constexpr std::string_view keywords[] = { "and", "as", "assert", "async", "await", "break",
+        "continue", "del", "elif", "else", "except", "finally", "for", "from", "global", "if", "import", "in",
+        "is", "lambda", "nonlocal", "not", "or", "pass", "print", "raise", "return", "try", "while", "with",
+        "yield" };
+    const auto plainWord = [](std::string_view w) {
+        return !w.empty() && std::all_of(w.begin(), w.end(), [](char ch) {
+            return (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || ch == '-' || ch == '\'';
+        });
+    };
+    const size_t space = t.find(' ');
+    if (space == std::string_view::npos)
+        return false;
+    const std::string_view first = t.substr(0, space);
+    const std::string_view rest = t.substr(space + 1);
+    const std::string_view second = rest.substr(0, std::min(rest.find(' '), rest.size()));
+    return plainWord(first) && plainWord(second)
+        && std::find(std::begin(keywords), std::end(keywords), first) == std::end(keywords);
+}
+
 // '    backend_class = ProcessGroupGloo(': a traceback's source line, indented by four or more, not a
 // label or an exception ("Name: ..."). A logger that prints each line of a traceback behind its own header
 // (vLLM's and Ray's workers, at ERROR) gives it a level and a clock; a paste that began below the frame
@@ -91,7 +116,7 @@ bool isIndentedSource(std::string_view m)
     const bool codeStart = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || c == '^'
         || c == '~' || c == '(' || c == '[' || c == '{' || c == '"' || c == '\'';
     const std::string_view word = t.substr(0, std::min(t.find(' '), t.size()));
-    return codeStart && word.back() != ':';
+    return codeStart && word.back() != ':' && !startsWithProse(t);
 }
 
 // "transport.cc:166 -> 2": the trail's code is an error (0 is success).
@@ -143,7 +168,11 @@ void LineScanner::line(std::string_view raw, qint64 offset, bool cut)
     const bool coloured = m_blockHasEscape && stripTerminalCodes(raw, decoloured, m_standIns);
     if (coloured)
         raw = decoloured;
-    const bool fullParseOnly = m_pasted || coloured || m_commonIndent > 0 || m_wrapWidth > 0;
+    // A web page's no-break spaces, rsyslog's "#011": spaces to the reader, and to the parse.
+    const bool respaced = m_blockHasSpaceStandIns && replaceSpaceStandIns(raw, m_respaced);
+    if (respaced)
+        raw = m_respaced;
+    const bool fullParseOnly = m_pasted || coloured || respaced || m_commonIndent > 0 || m_wrapWidth > 0;
     std::string unwrapped;
     std::string_view text = raw;
     if (m_pasted) {

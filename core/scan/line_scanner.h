@@ -51,6 +51,8 @@ public:
     void setCommonIndent(int spaces) { m_commonIndent = spaces; }
     // Whether the block the next lines come from holds an ESC byte (one memchr per block, not per line).
     void setBlockHasEscape(bool has) { m_blockHasEscape = has; }
+    // Whether this block may hold no-break spaces or rsyslog's "#011" (space_stand_ins.h).
+    void setBlockHasSpaceStandIns(bool has) { m_blockHasSpaceStandIns = has; }
     // Whether the file's first read showed colour codes whose ESC a copy lost or rewrote ("#033[", "[0m").
     void setStandIns(bool standIns) { m_standIns = standIns; }
     // The prefilter's atom occurrences in the block the next lines are views of, or null once its bytes
@@ -182,6 +184,8 @@ private:
     bool m_blockHasEscape = false;
     bool m_standIns = false;
     std::string m_decoloured; // the current line without its ESC sequences, when it had any
+    bool m_blockHasSpaceStandIns = false;
+    std::string m_respaced; // the current line with plain spaces for its stand-ins, when it had any
     bool m_keepOffsets = true;
     bool m_glogFirst = false; // the glog shortcut took the last plain line
     struct LaterStamp
