@@ -2,6 +2,7 @@
 // parseLinePrefix() on lines whose prefixes were cut or look like another tool's: which number is a rank,
 // which a device.
 #include "line_prefix.h"
+#include "severity_rules.h"
 
 #include <QtTest>
 
@@ -294,6 +295,18 @@ private Q_SLOTS:
         const LinePrefix m = parseLinePrefix("Dec  6 12:00:00 Some text: more words");
         QVERIFY(m.pdshHost.empty());
         QCOMPARE(m.pid, -1);
+    }
+
+    // oneCCL's header names the writing thread; its message starts at the level.
+    void oneCclThreadIsRead()
+    {
+        const LinePrefix p = parseLinePrefix(
+            "(RayWorkerVllm pid=7746) 2024:08:21-10:24:26:( 7746) |CCL_WARN| fallback to 'sockets' mode");
+        QCOMPARE(p.tid, 7746);
+        QCOMPARE(p.stamp.day, 21);
+        QCOMPARE(QByteArray(p.message.data(), qsizetype(p.message.size())),
+            QByteArray("|CCL_WARN| fallback to 'sockets' mode"));
+        QCOMPARE(classifyLine(p, true).severity, Severity::Warn);
     }
 
     // An empty quoted line is a bare ">" (or "> "): nothing is left of it.

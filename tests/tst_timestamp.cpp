@@ -166,6 +166,10 @@ void TestTimestamp::recognises_data()
     QTest::newRow("hf-us-date") << QByteArray("01/12/2024 10:11:12 - ERROR - __main__ - failed")
                                 << StampKind::Iso8601 << 0 << 19 << QList<int> { 2024, 1, 12, 10, 11, 12 }
                                 << 0 << true << QString() << 0 << QStringLiteral("2024-01-12T10:11:12.000");
+    // oneCCL's logger: colons in the date, a dash before the clock, the thread after it.
+    QTest::newRow("oneccl") << QByteArray("2024:08:21-10:24:26:( 4456) |CCL_ERROR| atl_ofi.cpp:243 init: x")
+                            << StampKind::Iso8601 << 0 << 19 << QList<int> { 2024, 8, 21, 10, 24, 26 } << 0
+                            << true << QString() << 0 << QStringLiteral("2024-08-21T10:24:26.000");
     // vLLM's formatter: the level word, a date without a year, the clock, then the source (two forms).
     QTest::newRow("vllm") << QByteArray("ERROR 02-12 02:14:01 worker_base.py:574]     backend_class = x(")
                           << StampKind::LevelWordHeader << 0 << 20 << QList<int> { 0, 2, 12, 2, 14, 1 } << 0
@@ -235,6 +239,7 @@ void TestTimestamp::rejects_data()
     QTest::newRow("traceback") << QByteArray("Traceback (most recent call last):");
     QTest::newRow("empty") << QByteArray();
     QTest::newRow("bracket-not-a-tag") << QByteArray("[2025-01-12 10:11:12 TPX] x");
+    QTest::newRow("colon-date-no-thread") << QByteArray("2024:08:21-10:24:26 no thread after it");
     QTest::newRow("slash-date-no-time") << QByteArray("01/12/2024 was a Friday");
     QTest::newRow("level-word-no-source") << QByteArray("ERROR 02-12 02:14:01 the source is missing");
     QTest::newRow("level-word-colon") << QByteArray("ERROR: 02-12 02:14:01 worker.py:5] x");

@@ -245,6 +245,23 @@ void applyWrappers(const LineWrappers& w, LinePrefix& p)
         p.wrapperStamp = w.stamp;
 }
 
+// After oneCCL's clock: ":( 4456) ", the writing thread (gettid(); the main thread's is the pid).
+void readOneCclThread(std::string_view& rest, LinePrefix& p)
+{
+    if (rest.size() < 4 || rest[0] != ':' || rest[1] != '(')
+        return;
+    size_t pos = 2;
+    while (pos < rest.size() && rest[pos] == ' ')
+        ++pos;
+    const qint64 tid = readNumber(rest, pos);
+    if (tid < 0 || pos >= rest.size() || rest[pos] != ')')
+        return;
+    p.tid = tid;
+    rest.remove_prefix(pos + 1);
+    while (!rest.empty() && rest[0] == ' ')
+        rest.remove_prefix(1);
+}
+
 // After a syslog or journalctl clock: "host prog[pid]: " (or "host kernel: "), the writer's host and pid.
 // The program must carry its pid or be the kernel, so that a message's "Some text: ..." is not taken.
 bool readSyslogSource(std::string_view s, std::string_view& host, qint64& pid, size_t& length)
@@ -425,6 +442,7 @@ LinePrefix parseLinePrefix(std::string_view line)
         else
             while (!rest.empty() && rest[0] == ' ')
                 rest.remove_prefix(1);
+        readOneCclThread(rest, p);
         std::string_view syslogHost;
         qint64 syslogPid = -1;
         size_t syslogLength = 0;

@@ -182,6 +182,9 @@ LineClass classifyMessage(char letter, std::string_view m, bool mayHoldLevelWord
         case 'W':
             warn = warn || startsWith(at, "WARNING");
             break;
+        case '|': // oneCCL's "|CCL_WARN| " ("|CCL_ERROR|" holds "ERROR")
+            warn = warn || startsWith(at, "|CCL_WARN|");
+            break;
         case '[': {
             const char c10 = c10Letter(at);
             fatal = startsWith(at, "[F]") || c10 == 'F';

@@ -379,6 +379,16 @@ ParsedStamp leadingDigits(std::string_view text)
         finish(s, python ? StampKind::PythonLogging : StampKind::Iso8601, 0, c.pos);
         return s;
     }
+    // oneCCL's logger (Intel GPUs, "ccl_logger::write_prefix"): "2024:08:21-10:24:26:( 4456) |CCL_ERROR| ".
+    if (c.isDigit(1) && c.isDigit(2) && c.isDigit(3) && c.peek(4) == ':') {
+        char fracSep = '\0';
+        int fracDigits = 0;
+        if (!c.fixed(4, s.year) || !c.eat(':') || !c.fixed(2, s.month) || !c.eat(':') || !c.fixed(2, s.day)
+            || !c.eat('-') || !clockTime(c, s, fracSep, fracDigits) || c.peek() != ':' || c.peek(1) != '(')
+            return {};
+        finish(s, StampKind::Iso8601, 0, c.pos);
+        return s;
+    }
     // Hugging Face's example scripts: "01/12/2024 10:11:12 - ERROR - __main__ - ..." (month first).
     if (c.isDigit(1) && c.peek(2) == '/') {
         char fracSep = '\0';
