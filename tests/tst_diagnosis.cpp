@@ -237,6 +237,25 @@ private Q_SLOTS:
                               "timeout\n")
             << QStringLiteral("Dec  6 12:00:09 node1 python[123]:     Watchdog caught collective operation "
                               "timeout");
+        // A clock on every line ("ts", a CI runner): it stamps the traceback's frames and std::terminate's
+        // what() too, so the records read as in the bare log (the exception, the what() line, heads them).
+        QTest::newRow("a clock on every line keeps the traceback")
+            << QStringLiteral(
+                   "Dec 06 12:00:00 Traceback (most recent call last):\n"
+                   "Dec 06 12:00:00   File \"main.py\", line 392, in <module>\n"
+                   "Dec 06 12:00:00     dist.all_reduce(coalesced)\n"
+                   "Dec 06 12:00:01 RuntimeError: [/x/gloo/transport/tcp/buffer.cc:76] Read timeout "
+                   "[127.0.0.1]:32444\n")
+            << QStringLiteral(
+                   "Dec 06 12:00:01 RuntimeError: [/x/gloo/transport/tcp/buffer.cc:76] Read timeout "
+                   "[127.0.0.1]:32444");
+        QTest::newRow("a clock on every line keeps what()")
+            << QStringLiteral("[2024-05-01T10:00:00Z] terminate called after throwing an instance of "
+                              "'gloo::IoException'\n"
+                              "[2024-05-01T10:00:00Z]   what():  [/x/gloo/transport/tcp/pair.cc:799] connect "
+                              "[127.0.1.1]:3210: Connection refused\n")
+            << QStringLiteral("[2024-05-01T10:00:00Z]   what():  [/x/gloo/transport/tcp/pair.cc:799] connect "
+                              "[127.0.1.1]:3210: Connection refused");
         QTest::newRow("a frame's source line is no event")
             << QStringLiteral(
                    "[rank0]:   File \"/x/pynccl_wrapper.py\", line 223, in NCCL_CHECK\n"

@@ -297,6 +297,28 @@ private Q_SLOTS:
         QCOMPARE(m.pid, -1);
     }
 
+    // SageMaker's mpirun tag names the rank and the host; a log console's table copied as text (CloudWatch)
+    // has the collector's clock in a column, in UTC or with an offset.
+    void sageMakerTagAndClockColumn()
+    {
+        const auto str = [](std::string_view v) { return QByteArray(v.data(), qsizetype(v.size())); };
+        const LinePrefix m = parseLinePrefix("[1,mpirank:3,algo-2]<stderr>:RuntimeError: boom");
+        QCOMPARE(m.globalRank, 3);
+        QCOMPARE(str(m.pdshHost), QByteArray("algo-2"));
+        QCOMPARE(str(m.message), QByteArray("RuntimeError: boom"));
+        const LinePrefix c =
+            parseLinePrefix("  | 2024-11-28T07:42:11.526Z | algo-1:17775:17847 [2] NCCL INFO NET/OFI x");
+        QCOMPARE(str(c.ncclHost), QByteArray("algo-1"));
+        QCOMPARE(c.pid, 17775);
+        QCOMPARE(c.stamp.hour, 7);
+        QVERIFY(c.stampBorrowed); // the collector's clock, not a message of its own
+        const LinePrefix z = parseLinePrefix(
+            "2025-05-22T14:26:33.403-07:00 | ip-10-36-22-140:79:2499 [0] NCCL INFO NET/OFI Initializing");
+        QCOMPARE(str(z.ncclHost), QByteArray("ip-10-36-22-140"));
+        QCOMPARE(z.stamp.zoneOffsetSeconds, -7 * 3600);
+        QCOMPARE(str(z.message), QByteArray("NET/OFI Initializing"));
+    }
+
     // oneCCL's header names the writing thread; its message starts at the level.
     void oneCclThreadIsRead()
     {

@@ -171,7 +171,9 @@ bool readPodClock(std::string_view s, LineWrappers& w, std::size_t& length)
 // A log collector's clock: "2024-05-01T10:00:00.123456789Z " (kubectl logs --timestamps, docker logs -t,
 // a CI runner, Loki). RFC 3339 in UTC, a 'T' and a 'Z': a collector stamps every line it passes on, a
 // traceback's frames too, so it is the wrapper's clock, not a new message. One space follows it; the
-// line's own indentation after that space stays.
+// line's own indentation after that space stays. A log console's table copied as text (CloudWatch's:
+// "  | 2024-11-28T07:42:11.526Z | message", "2025-05-22T14:26:33.403-07:00 | message") has the clock in
+// a column of its own, in UTC or with the zone's offset, and a bar after it.
 bool readCollectorClock(std::string_view s, LineWrappers& w, std::size_t& length)
 {
     if (s.size() < 22 || s[4] != '-' || s[7] != '-' || s[10] != 'T' || s[13] != ':' || s[16] != ':')
@@ -182,13 +184,21 @@ bool readCollectorClock(std::string_view s, LineWrappers& w, std::size_t& length
         while (pos < s.size() && pos < 30 && isDigit(s[pos]))
             ++pos;
     }
-    if (pos + 1 >= s.size() || s[pos] != 'Z' || s[pos + 1] != ' ')
+    std::size_t end = pos; // the clock's end, zone included
+    if (end < s.size() && s[end] == 'Z')
+        ++end;
+    else if (end + 6 <= s.size() && (s[end] == '+' || s[end] == '-') && s[end + 3] == ':')
+        end += 6;
+    else
         return false;
-    const ParsedStamp stamp = findTimestamp(s.substr(0, pos + 1));
-    if (!stamp.found() || stamp.offset != 0)
+    const bool column = startsWith(s.substr(end), " | ");
+    if (!column && (s[end - 1] != 'Z' || end >= s.size() || s[end] != ' '))
+        return false;
+    const ParsedStamp stamp = findTimestamp(s.substr(0, end));
+    if (!stamp.found() || stamp.offset != 0 || stamp.length != static_cast<int>(end))
         return false;
     w.stamp = stamp;
-    length = pos + 2;
+    length = end + (column ? 3 : 1);
     return true;
 }
 
@@ -201,16 +211,30 @@ bool readMpiTag(std::string_view s, LineWrappers& w, std::size_t& length)
     qint64 n = readNumber(s, pos);
     if (n < 0)
         return false;
+    std::string_view host;
     if (pos < s.size() && s[pos] == ',') {
         ++pos;
+        // SageMaker's mpirun names the rank and the host: "[1,mpirank:3,algo-2]<stderr>:".
+        const bool named = startsWith(s.substr(pos), "mpirank:");
+        if (named)
+            pos += 8;
         n = readNumber(s, pos);
         if (n < 0)
             return false;
+        if (named && pos < s.size() && s[pos] == ',') {
+            const std::size_t hostEnd = wordEnd(s, pos + 1, 64);
+            if (hostEnd == pos + 1)
+                return false;
+            host = s.substr(pos + 1, hostEnd - pos - 1);
+            pos = hostEnd;
+        }
     }
     const std::string_view rest = s.substr(pos);
     for (const std::string_view tag : { "]<stdout>:", "]<stderr>:", "]<stddiag>:" }) {
         if (startsWith(rest, tag) && n <= 10'000'000) {
             w.rank = static_cast<int>(n);
+            if (!host.empty())
+                w.host = host;
             length = pos + tag.size();
             return true;
         }

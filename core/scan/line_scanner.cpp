@@ -119,6 +119,28 @@ bool isIndentedSource(std::string_view m)
     return codeStart && word.back() != ':' && !startsWithProse(t);
 }
 
+// Lines only a program's bare stderr writes, under a record: std::terminate's "  what():  ...", a c10
+// backtrace's "frame #3: ..." and its "Exception raised from ..." header.
+bool isBareContinuation(std::string_view m)
+{
+    const std::string_view t = trimLeft(m);
+    return startsWith(t, "what():") || startsWith(t, "Exception raised from ")
+        || (startsWith(t, "frame #") && t.size() > 7 && t[7] >= '0' && t[7] <= '9');
+}
+
+// Behind a clock that stamps every line, one space ends the clock and the rest is the line's own: a
+// traceback frame's indentation must stay for its record to go on.
+void keepIndentAfterClock(LinePrefix& p)
+{
+    const std::string_view after = p.afterLauncher.substr(static_cast<size_t>(p.stamp.length));
+    if (after.size() < 2 || after[0] != ' ' || p.message.data() <= after.data()
+        || p.message.data() > after.data() + after.size())
+        return;
+    const auto skipped = static_cast<size_t>(p.message.data() - after.data());
+    if (after.substr(0, skipped).find_first_not_of(' ') == std::string_view::npos)
+        p.message = after.substr(1);
+}
+
 // "transport.cc:166 -> 2": the trail's code is an error (0 is success).
 bool passesErrorUp(std::string_view m)
 {
@@ -248,6 +270,15 @@ void LineScanner::line(std::string_view raw, qint64 offset, bool cut)
         || (!frame && p.stamp.found() && !p.stampBorrowed && isIndentedSource(p.message));
     if (frame)
         m_frameLine = m_lineNo;
+    // A clock on a traceback's frame (or another line only bare stderr writes) is no logger's: something
+    // stamps every line it passes on ("ts", a CI runner, journald), and the file's clocks start no message.
+    const bool ownClock = p.stamp.found() && !p.stampBorrowed && p.stamp.offset == 0;
+    if (ownClock && (frame || isBareContinuation(p.message)))
+        m_clockOnEveryLine = true;
+    if (m_clockOnEveryLine && ownClock) {
+        p.collectorClock = true;
+        keepIndentAfterClock(p);
+    }
     m_launch.lookPrefix(p, text, m_lineNo);
     if (m_records.continueRecord(p, c, text, m_lineNo)) {
         // A headline that matched nothing may be cut by a hard wrap, as an event's first line may.

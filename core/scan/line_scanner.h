@@ -158,6 +158,7 @@ private:
     // right after it is that frame's source code ('raise RuntimeError(f"NCCL error: {e}")'), which quotes
     // words of an error but never is one, even where a paste cut the "Traceback" line above it.
     qint64 m_frameLine = -1;
+    bool m_clockOnEveryLine = false; // a clock stamped a traceback's frame: it is a collector's
     struct WrapCandidate
     {
         qint64 line = -1; // the last line of the unmatched failure line's pieces, -1 when there is none
