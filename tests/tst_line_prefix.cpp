@@ -60,6 +60,9 @@ private Q_SLOTS:
                                                    << "" << 412 << 2 << false;
         QTest::newRow("host as a template field") << "{hostname}:12:13 [1] misc/socket.cc:50 NCCL WARN x"
                                                   << "" << 12 << 1 << true;
+        QTest::newRow("a space left before the colon")
+            << "NAME :69438:69438 [0] NCCL INFO Bootstrap : Using eth0:10.0.0.2<0>"
+            << "NAME" << 69438 << 0 << false;
         QTest::newRow("two X are no mask") << "node7:XX [2] NCCL WARN x"
                                            << "" << -1 << -1 << true;
     }

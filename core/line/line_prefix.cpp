@@ -144,9 +144,14 @@ bool readNcclPrefix(std::string_view s, LinePrefix& p, size_t& length)
     size_t pos = 0;
     while (pos < s.size() && pos < 256 && s[pos] != ':' && s[pos] != ' ')
         ++pos;
+    std::string_view host = s.substr(0, pos);
+    // A reporter who masked the host may leave a space before the colon ("NAME :69438:69438 [0] "): taken
+    // only with the device field after it.
+    const bool spaced = pos > 0 && pos + 1 < s.size() && s[pos] == ' ' && s[pos + 1] == ':';
+    if (spaced)
+        ++pos;
     if (pos >= s.size() || s[pos] != ':')
         return false; // an empty host (":166:1226 [0]") is a masked or unset one: NCCL still printed it
-    std::string_view host = s.substr(0, pos);
     // A host cut at the start by the paste ("-worker-1") or masked ("<host>", "***") names no machine.
     if (!host.empty() && (host[0] == '-' || host[0] == '.' || isMaskToken(host)))
         host = {};
@@ -175,6 +180,8 @@ bool readNcclPrefix(std::string_view s, LinePrefix& p, size_t& length)
         if (pos < s.size() && s[pos] == ' ')
             ++pos;
     }
+    if (spaced && dev < 0)
+        return false;
     p.ncclHost = host;
     p.pid = pid;
     p.tid = tid;

@@ -11,8 +11,9 @@
 
 namespace rankscope {
 
-// False when no line of `block` can hold a stand-in: a memchr for the lead bytes of U+00A0 and U+202F
-// (0xC2, 0xE2) that finds none, and no "#011".
+// False when no line of `block` can hold a stand-in: memchr for the lead bytes of U+00A0 and U+202F
+// (0xC2, 0xE2) that finds none, and no "#011". The scanner asks it of a file's first read, and of later
+// blocks only when that read held one: such copy damage runs through a whole file.
 bool mayHoldSpaceStandIns(std::string_view block);
 
 // Copies `line` into `out` with each U+00A0, U+202F and rsyslog "#011" replaced by one space. Returns

@@ -264,6 +264,7 @@ FileScan scanFile(const InputFile& input, int fileIndex, const ScanContext& ctx)
     char separator = '\n';
     bool first = true;
     bool standIns = false; // colour codes whose ESC a copy lost or rewrote (terminal_codes.h)
+    bool spaceStandIns = false; // no-break spaces or rsyslog's "#011" (space_stand_ins.h)
     qint64 nulAt = -1;
     // A line mark about every MiB when no offsets are kept: the window's start is a line start unless the
     // read loop is inside a cut line, or a terminal-cut file holds pieces of a line back.
@@ -285,7 +286,7 @@ FileScan scanFile(const InputFile& input, int fileIndex, const ScanContext& ctx)
                 scanner.setBlockHasEscape(
                     mayHoldTerminalCodes(std::string_view(win, static_cast<size_t>(carry)), standIns));
                 scanner.setBlockHasSpaceStandIns(
-                    mayHoldSpaceStandIns(std::string_view(win, static_cast<size_t>(carry))));
+                    spaceStandIns && mayHoldSpaceStandIns(std::string_view(win, static_cast<size_t>(carry))));
                 scanner.line(std::string_view(win, static_cast<size_t>(carry)), streamPos, false);
             }
             out.info.notes.push_back(stream->error());
@@ -313,6 +314,8 @@ FileScan scanFile(const InputFile& input, int fileIndex, const ScanContext& ctx)
             scanner.setCommonIndent(commonIndent(std::string_view(win, static_cast<size_t>(n))));
             scanner.setWrap(detectWrap(std::string_view(win, static_cast<size_t>(n))));
             standIns = holdsCodesWithoutEsc(std::string_view(win, static_cast<size_t>(n)));
+            // A copy out of a web page, or rsyslog's escapes, shows on every line: one look, as for colours.
+            spaceStandIns = mayHoldSpaceStandIns(std::string_view(win, static_cast<size_t>(n)));
             scanner.setStandIns(standIns);
             if (!std::memchr(win, '\n', static_cast<size_t>(n))
                 && std::memchr(win, '\r', static_cast<size_t>(n))) {
@@ -333,8 +336,8 @@ FileScan scanFile(const InputFile& input, int fileIndex, const ScanContext& ctx)
         // Colour codes: one look per block, so that a plain block's lines pay nothing for them.
         scanner.setBlockHasEscape(
             avail > 0 && mayHoldTerminalCodes(std::string_view(win, static_cast<size_t>(avail)), standIns));
-        scanner.setBlockHasSpaceStandIns(
-            avail > 0 && mayHoldSpaceStandIns(std::string_view(win, static_cast<size_t>(avail))));
+        scanner.setBlockHasSpaceStandIns(spaceStandIns && avail > 0
+            && mayHoldSpaceStandIns(std::string_view(win, static_cast<size_t>(avail))));
         // Every atom of the prefilter in the window, in one pass: a line looks its own up.
         if (prefilter) {
             prefilter->scanBlock(std::string_view(win, static_cast<size_t>(avail)), hits);
