@@ -165,6 +165,33 @@ private Q_SLOTS:
         QVERIFY(rendered > 139 * 64);
     }
 
+    // A variable the run already had with that value: the action says so and goes last; another value
+    // is named in the reason.
+    void settingsTheRunHadAreMarked()
+    {
+        const FixAdapters a = loadFixAdapters(kAdapters);
+        const FixAction p2p { FixActionKind::Env, QStringLiteral("NCCL_P2P_DISABLE"), QStringLiteral("1"), {},
+            QStringLiteral("Diagnostic.") };
+        const FixAction ib { FixActionKind::Env, QStringLiteral("NCCL_IB_DISABLE"), QStringLiteral("1"), {},
+            QStringLiteral("Diagnostic.") };
+        const FixAction node { FixActionKind::Node, {}, {}, QStringLiteral("Drain it."),
+            QStringLiteral("x") };
+        RenderContext ctx;
+        ctx.runSettings.insert(
+            QStringLiteral("NCCL_P2P_DISABLE"), { QStringLiteral("1"), QStringLiteral("line 1 of log.txt") });
+        ctx.runSettings.insert(QStringLiteral("NCCL_IB_DISABLE"), { QStringLiteral("0"), QString() });
+        const auto out = renderFixActions({ p2p, node, ib }, FixIdiom {}, ctx, a);
+        QCOMPARE(out.size(), size_t(3));
+        QVERIFY(!out[0].alreadyTried && out[0].kind == FixActionKind::Node);
+        QVERIFY(
+            !out[1].alreadyTried && out[1].reason.endsWith(QLatin1String("This run had NCCL_IB_DISABLE=0.")));
+        QVERIFY(out[2].alreadyTried);
+        QVERIFY2(out[2].reason.startsWith(
+                     QLatin1String("Already set in this run (line 1 of log.txt) and it still failed.")),
+            qPrintable(out[2].reason));
+        QVERIFY(!renderFixActions({ p2p }, FixIdiom {}, RenderContext {}, a).front().alreadyTried);
+    }
+
     void idiomsWriteTheirOwnSyntax()
     {
         const FixAdapters a = loadFixAdapters(kAdapters);

@@ -42,6 +42,18 @@ void renderSignatureTexts(const Signature& sig, const RenderContext& ctx, Diagno
     d.fixContext = ctx;
 }
 
+QHash<QString, RunSetting> runSettingsOf(const Incident& inc)
+{
+    QHash<QString, RunSetting> out;
+    for (const EnvSetting& e : inc.envSettings) {
+        if (out.contains(e.name) || e.file < 0 || e.file >= static_cast<int>(inc.files.size()))
+            continue;
+        const QString file = QFileInfo(inc.files[static_cast<size_t>(e.file)].path).fileName();
+        out.insert(e.name, { e.value, QStringLiteral("line %1 of %2").arg(e.line).arg(file) });
+    }
+    return out;
+}
+
 // NCCL handed the warning's failure up: its record carries a return-code trail with an error
 // ("graph/search.cc:749 -> 2", "init.cc:1234 -> 6 [Async thread]"), so the call failed there and then.
 bool passesAnErrorUp(const LogEvent& e)
@@ -180,6 +192,7 @@ void render(const Incident& inc, const Catalog& cat, const DiagnoseOptions& opti
     ctx.nic = nicFor(e, r);
     ctx.logFolder = d.logFolder;
     ctx.logs = d.logs;
+    ctx.runSettings = runSettingsOf(inc);
     ctx.extra.insert(QStringLiteral("message"), e.message);
     ctx.extra.insert(QStringLiteral("file"), inc.files[static_cast<size_t>(e.file)].path);
     ctx.extra.insert(QStringLiteral("line"), QString::number(e.line));

@@ -24,6 +24,8 @@ void fillTorchrunNotes(const Incident& inc, Diagnosis& d);
 // `tmpl` without the places ("on {host}") whose value this incident lacks (unknown_place.cpp).
 QString withoutUnknownPlaces(const QString& tmpl, const RenderContext& ctx);
 void renderSignatureTexts(const Signature& sig, const RenderContext& ctx, Diagnosis& d);
+// The variables the run had (Incident::envSettings), the first value of each name, for the fix renderer.
+QHash<QString, RunSetting> runSettingsOf(const Incident& inc);
 // A hang without an error line: NCCL's setup began and no communicator completed it. Fills the headline
 // and the catalog's stall entry (Signature::stall); false when the incident shows no such stall.
 bool diagnoseStall(const Incident& inc, const Catalog& cat, Diagnosis& d);

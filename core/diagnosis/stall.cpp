@@ -111,6 +111,7 @@ bool diagnoseStall(const Incident& inc, const Catalog& cat, Diagnosis& d)
     RenderContext ctx;
     ctx.logFolder = d.logFolder;
     ctx.logs = d.logs;
+    ctx.runSettings = runSettingsOf(inc);
     renderSignatureTexts(sig, ctx, d);
     return true;
 }

@@ -516,6 +516,12 @@ void buildIncident(std::vector<FileScan>& scans, Incident& inc)
             inc.benchTableLine = scans[i].benchTableLine;
         }
         mergeLaunch(inc.launch, fileBase + static_cast<int>(i), scans[i].launch);
+        for (const EnvSetting& e : scans[i].envSettings) {
+            const bool known = std::any_of(inc.envSettings.begin(), inc.envSettings.end(),
+                [&](const EnvSetting& k) { return k.name == e.name && k.value == e.value; });
+            if (!known && inc.envSettings.size() < kMaxEnvSettings)
+                inc.envSettings.push_back({ e.name, e.value, fileBase + static_cast<int>(i), e.line });
+        }
         for (const StreamStats& st : scans[i].streams)
             inc.progressSeen = inc.progressSeen || !st.lastStep.isEmpty();
     }

@@ -63,6 +63,17 @@ struct LogEvent
     bool failureWord = false; // the line carries a failure word (line/failure_words.h)
 };
 
+// An environment variable the logs show set for this run: NCCL's own "NCCL_P2P_DISABLE set by environment
+// to 1." at init, or a shell line that starts the job ("$ NCCL_P2P_DISABLE=1 ./all_reduce_perf",
+// "export NCCL_IB_DISABLE=1"). A fix that says to set it so again was already tried.
+struct EnvSetting
+{
+    QString name;
+    QString value;
+    int file = -1;
+    qint64 line = 0;
+};
+
 struct NicUse
 {
     int index = -1; // NCCL's own [n] index in "NET/IB : Using"
@@ -165,6 +176,7 @@ struct Incident
     int benchTableFile = -1; // a file where nccl-tests or rccl-tests printed its results header and no row
     qint64 benchTableLine = 0; // that header's line
     bool progressSeen = false; // some stream printed a "step N" progress line: the job got past init
+    std::vector<EnvSetting> envSettings; // each name and value once, where first seen
     int firstWarn = -1; // index into events: the earliest WARN or worse overall
     std::vector<TorchrunFailure> torchrunFailures;
     LaunchInfo launch; // the launchers and the framework the logs show (or the user gave)

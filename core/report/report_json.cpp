@@ -130,6 +130,8 @@ QJsonObject reportJson(const ReportInput& in)
             o[QStringLiteral("reason")] = a.reason;
             o[QStringLiteral("idiom")] = a.idiom;
             o[QStringLiteral("command")] = a.isCommand;
+            if (a.alreadyTried)
+                o[QStringLiteral("already_tried")] = true; // the run had this setting and still failed
             actions.append(o);
         }
         sig[QStringLiteral("actions")] = actions;

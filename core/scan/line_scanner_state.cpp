@@ -3,6 +3,7 @@
 // NCCL identity facts, and what finish() hands to the FileScan.
 #include "identity_facts.h"
 #include "line_scanner.h"
+#include "run_settings.h"
 #include "text_util.h"
 
 namespace rankscope {
@@ -165,6 +166,14 @@ void LineScanner::readFacts(const LinePrefix& p, std::string_view text)
                 && p.message.find(" algbw ") != std::string_view::npos));
     if (testsHeader && m_out.benchTableLine == 0 && isBenchTableHeader(p.message))
         m_out.benchTableLine = m_lineNo;
+    // Variables the run had (run_settings.h): a few per file; a file that repeats them adds nothing.
+    const size_t settings = m_out.envSettings.size();
+    if (p.nccl == NcclLevel::None && settings < kMaxEnvSettings)
+        readShellAssignments(p.message, m_out.envSettings);
+    else if (p.nccl == NcclLevel::Info && settings < kMaxEnvSettings)
+        readNcclEnvLine(p.message, m_out.envSettings);
+    for (size_t i = settings; i < m_out.envSettings.size(); ++i)
+        m_out.envSettings[i].line = m_lineNo;
     if (p.nccl != NcclLevel::Info && !testsHeader)
         return; // most lines: no fact to build (an IdentityFact holds QStrings)
     if (p.nccl == NcclLevel::Info) {

@@ -76,6 +76,7 @@ struct FileScan
     qint64 benchTableLine = 0; // nccl-tests' or rccl-tests' results header (1-based), 0 when none
     bool benchResultRow = false; // a result row followed it: the first collective completed
     std::vector<LaunchHit> launch; // the first line of each launcher and framework seen (launch_detect.h)
+    std::vector<EnvSetting> envSettings; // variables the file shows set (run_settings.h); file unset
 };
 
 struct ScanContext
@@ -95,5 +96,6 @@ struct ScanContext
 
 inline constexpr qint64 kMaxLineBytes = 1 << 20; // longer lines are cut, with a marker
 inline constexpr int kMaxRecordLines = 400; // continuation lines kept per record
+inline constexpr size_t kMaxEnvSettings = 64; // variables kept per file (FileScan::envSettings)
 
 } // namespace rankscope

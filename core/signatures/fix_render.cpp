@@ -2,6 +2,7 @@
 #include "fix_render.h"
 
 #include <QRegularExpression>
+#include <algorithm>
 
 namespace rankscope {
 
@@ -105,6 +106,24 @@ std::optional<RenderedFixAction> renderTimeout(
     return RenderedFixAction { action.kind, text, {}, label, true };
 }
 
+// The run had this variable: the same value means the action was tried and the job still failed.
+void noteRunSetting(const FixAction& action, const RenderContext& context, RenderedFixAction& out)
+{
+    const auto name = filled(action.name, context);
+    const auto value = filled(action.value, context);
+    const auto had = name ? context.runSettings.constFind(*name) : context.runSettings.constEnd();
+    if (!value || had == context.runSettings.constEnd())
+        return;
+    const QString where = had->where.isEmpty() ? QString() : QStringLiteral(" (%1)").arg(had->where);
+    if (had->value == *value) {
+        out.alreadyTried = true;
+        out.reason =
+            QStringLiteral("Already set in this run%1 and it still failed. ").arg(where) + out.reason;
+    } else {
+        out.reason += QStringLiteral(" This run had %1=%2%3.").arg(*name, had->value, where);
+    }
+}
+
 } // namespace
 
 std::optional<RenderedFixAction> renderFixAction(
@@ -144,6 +163,8 @@ std::optional<RenderedFixAction> renderFixAction(
     }
     if (out)
         out->reason = renderProse(action.reason, context);
+    if (out && action.kind == FixActionKind::Env)
+        noteRunSetting(action, context, *out);
     return out;
 }
 
@@ -155,6 +176,7 @@ std::vector<RenderedFixAction> renderFixActions(const std::vector<FixAction>& ac
         if (auto r = renderFixAction(a, idiom, context, adapters))
             out.push_back(std::move(*r));
     }
+    std::stable_partition(out.begin(), out.end(), [](const RenderedFixAction& a) { return !a.alreadyTried; });
     return out;
 }
 

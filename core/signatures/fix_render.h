@@ -28,6 +28,7 @@ struct RenderedFixAction
     QString reason;
     QString idiom; // "srun", "HF Trainer / TRL"; empty for actions that do not depend on the idiom
     bool isCommand = false; // text is a command or snippet (shown as code), not a sentence
+    bool alreadyTried = false; // an env action whose value the run already had (the reason says where)
 };
 
 // One action in `idiom`. nullopt when it needs a value this incident lacks (its command would show a
@@ -35,7 +36,10 @@ struct RenderedFixAction
 std::optional<RenderedFixAction> renderFixAction(const FixAction& action, const FixIdiom& idiom,
     const RenderContext& context, const FixAdapters& adapters = defaultFixAdapters());
 
-// Every action of a list that renders, in order.
+// An env action whose variable the run already had with that value (RenderContext::runSettings) still
+// renders, but says so first in its reason ("Already set in this run (line 3 of run.log) and it still
+// failed.") and is marked alreadyTried; with another value, the reason names the one the run had.
+// Every action of a list that renders, in order, the ones already tried last.
 std::vector<RenderedFixAction> renderFixActions(const std::vector<FixAction>& actions, const FixIdiom& idiom,
     const RenderContext& context, const FixAdapters& adapters = defaultFixAdapters());
 

@@ -12,6 +12,13 @@
 
 namespace rankscope {
 
+// A variable the run already had (an EnvSetting of the incident), for the fix renderer.
+struct RunSetting
+{
+    QString value;
+    QString where; // "line 3 of run.log"
+};
+
 struct RenderContext
 {
     QString host, rank, localRank, device, nic, logFolder, literal, peer;
@@ -19,6 +26,7 @@ struct RenderContext
     QString logs;
     std::vector<Capture> captures; // named groups of the match; fill a context field only when it is empty
     QHash<QString, QString> extra; // any further placeholder
+    QHash<QString, RunSetting> runSettings; // variable name -> what the run had (fix_render.h)
 };
 
 // Looks a placeholder up: a non-empty context field, else a capture of that name, else `extra`.
