@@ -36,6 +36,43 @@ class TestIngestAttribution : public QObject
 {
     Q_OBJECT
 private Q_SLOTS:
+    // nccl-tests' device table in its three generations: with "Group" and a bus number, without "Group"
+    // (nccl-tests#41), with the device's PCI address (nccl#1706).
+    void ncclTestsRankLines_data()
+    {
+        QTest::addColumn<QByteArray>("line");
+        QTest::addColumn<int>("rank");
+        QTest::addColumn<QString>("host");
+        QTest::addColumn<int>("device");
+        QTest::newRow("group, bus number")
+            << QByteArray("#  Rank  2 Group  0 Pid 3164639 on fengyun device  0 [0x01] NVIDIA H100") << 2
+            << QStringLiteral("fengyun") << 0;
+        QTest::newRow("no group") << QByteArray(
+            "#   Rank  3 Pid 108039 on ip-0AB85F07 device  3 [0x00] Tesla V100-PCIE-16GB")
+                                  << 3 << QStringLiteral("ip-0AB85F07") << 3;
+        QTest::newRow("pci address") << QByteArray(
+            "#  Rank  1 Group  0 Pid 2081556 on   deepseek device  1 [0000:34:00] NVIDIA H800")
+                                     << 1 << QStringLiteral("deepseek") << 1;
+        QTest::newRow("no device field")
+            << QByteArray("#  Rank  1 Pid 2081556 on deepseek") << -1 << QString() << -1;
+    }
+    void ncclTestsRankLines()
+    {
+        QFETCH(QByteArray, line);
+        QFETCH(int, rank);
+        QFETCH(QString, host);
+        QFETCH(int, device);
+        IdentityFact f;
+        const bool found =
+            parseNcclTestsRank(std::string_view(line.constData(), static_cast<size_t>(line.size())), f);
+        QCOMPARE(found, rank >= 0);
+        if (!found)
+            return;
+        QCOMPARE(f.rank, rank);
+        QCOMPARE(f.host, host);
+        QCOMPARE(f.cudaDev, device);
+    }
+
     // Numbers too large for an int in identity lines: no fact, or the field unknown, never an exception
     // (std::stoi threw on "Setting affinity for GPU 99999999999", found by fuzz_line_prefix in CI).
     void identityNumbersTooLarge()

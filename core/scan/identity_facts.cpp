@@ -190,8 +190,10 @@ int rankTagIn(std::string_view message)
 
 bool parseNcclTestsRank(std::string_view line, IdentityFact& f)
 {
+    // Older nccl-tests print no "Group", newer ones the device's PCI address ("[0000:0f:00]") for its bus.
     static const RE2 re(
-        R"(^#\s+Rank\s+(\d+)\s+Group\s+\d+\s+Pid\s+(\d+)\s+on\s+(\S+)\s+device\s+(\d+)\s+\[(0x[0-9a-f]+)\])");
+        R"(^#\s+Rank\s+(\d+)\s+(?:Group\s+\d+\s+)?Pid\s+(\d+)\s+on\s+(\S+)\s+device\s+(\d+)\s+)"
+        R"(\[(0x[0-9a-fA-F]+|[0-9a-fA-F]{4}:[0-9a-fA-F]{2}:[0-9a-fA-F]{2}(?:\.[0-7])?)\])");
     int rank = -1, dev = -1;
     long long pid = -1;
     std::string host, bus;

@@ -194,7 +194,8 @@ void LineScanner::readFacts(const LinePrefix& p, std::string_view text)
     bool found = false;
     if (p.nccl == NcclLevel::Info)
         found = parseNcclIdentity(p.message, f);
-    else if (startsWith(p.message, "#  Rank") || startsWith(p.message, "# Rank"))
+    else if (p.message.size() > 8 && p.message[0] == '#'
+        && startsWith(trimLeft(p.message.substr(1)), "Rank "))
         found = parseNcclTestsRank(p.message, f);
     if (!found)
         return;
