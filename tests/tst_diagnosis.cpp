@@ -131,6 +131,26 @@ private Q_SLOTS:
         QVERIFY(victims);
     }
 
+    // NCCL's bare "internal error" after libibverbs found a device without its provider library
+    // (nccl-tests#41): the refinement names the missing library; without the warning, the general entry.
+    void internalErrorAfterAMissingIbProvider()
+    {
+        const QString failure =
+            QStringLiteral("ip-0AB85F07: Test NCCL failure common.cu:775 'internal error'\n");
+        const Analysis with = run({},
+            QStringLiteral("libibverbs: Warning: no userspace device-specific driver found for "
+                           "/sys/class/infiniband_verbs/uverbs0\n")
+                + failure);
+        QVERIFY(with.currentAttempt());
+        QCOMPARE(sigId(with, with.currentAttempt()->diagnosis.signature),
+            QStringLiteral("nccl-tests-internal-error-no-ibverbs-provider"));
+        QVERIFY(with.currentAttempt()->diagnosis.fix.contains(QLatin1String("libmlx5")));
+        const Analysis without = run({}, failure);
+        QVERIFY(without.currentAttempt());
+        QCOMPARE(sigId(without, without.currentAttempt()->diagnosis.signature),
+            QStringLiteral("nccl-tests-internal-error"));
+    }
+
     void hangWithNoErrorLine()
     {
         const Analysis an = run({ QStringLiteral("diagnosis/hang-silent-rank") });
