@@ -208,6 +208,32 @@ private Q_SLOTS:
             QStringLiteral("0"));
     }
 
+    // A line retyped in lower case matches only without regard to case, with its captures; a refinement
+    // (a variant) never matches a line directly either way.
+    void lowerCaseRetypingMatchesIgnoringCase()
+    {
+        const char* typed = "runtimeerror: cuda error: invalid device ordinal";
+        QVERIFY(!m_matcher->match(typed));
+        const MatchResult r = m_matcher->matchIgnoringCase(typed);
+        QVERIFY(r);
+        QCOMPARE(m_loaded.catalog.signatures[static_cast<size_t>(r.signature)].id,
+            QStringLiteral("cuda-invalid-device-ordinal"));
+        const MatchResult oom =
+            m_matcher->matchIgnoringCase("runtimeerror: cuda out of memory. tried to allocate 512.00 mib "
+                                         "(gpu 0; 39.59 gib total capacity)");
+        QVERIFY(oom);
+        QVERIFY(std::any_of(oom.captures.begin(), oom.captures.end(), [](const Capture& c) {
+            return c.first == QLatin1String("gpu") && c.second == QLatin1String("0");
+        }));
+        const MatchResult watchdog = m_matcher->matchIgnoringCase(
+            "[rank1]:[e processgroupnccl.cpp:523] [rank 1] watchdog caught collective operation timeout: "
+            "worknccl(seqnum=1, optype=broadcast, timeout(ms)=600000) ran for 600023 milliseconds before "
+            "timing out.");
+        QVERIFY(watchdog);
+        QVERIFY(m_loaded.catalog.signatures[static_cast<size_t>(watchdog.signature)].refines.isEmpty());
+        QVERIFY(!m_matcher->matchIgnoringCase("step 120 loss 0.31"));
+    }
+
     void prefilterNeverRejectsAMatch_data()
     {
         QTest::addColumn<QString>("line");

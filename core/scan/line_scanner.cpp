@@ -128,6 +128,19 @@ bool isBareContinuation(std::string_view m)
         || (startsWith(t, "frame #") && t.size() > 7 && t[7] >= '0' && t[7] <= '9');
 }
 
+// Letters, and none of them capital: a line a person typed, since logs print their levels, exception
+// names and NCCL's words with capitals.
+bool isAllLowerCase(std::string_view text)
+{
+    bool letters = false;
+    for (const char c : text) {
+        if (c >= 'A' && c <= 'Z')
+            return false;
+        letters = letters || (c >= 'a' && c <= 'z');
+    }
+    return letters;
+}
+
 // Behind a clock that stamps every line, one space ends the clock and the rest is the line's own: a
 // traceback frame's indentation must stay for its record to go on.
 void keepIndentAfterClock(LinePrefix& p)
@@ -310,6 +323,10 @@ void LineScanner::line(std::string_view raw, qint64 offset, bool cut)
     MatchResult match;
     if (mayMatch)
         match = m_ctx.matcher->matchPrefiltered(text);
+    // A person retyped it in lower case ("runtimeerror: cuda error: invalid device ordinal"): the catalog
+    // matches it without regard to case. Only such lines, with a failure word, ask.
+    if (!match && mayMatch && isAllLowerCase(text) && hasFailureWord(text))
+        match = m_ctx.matcher->matchIgnoringCase(text);
     // The prefilter passes every launch cue (kLaunchPhrases) but those read on WARN-or-worse lines.
     if (mayMatch || !m_prefilter || (c.severity >= Severity::Warn && !m_launch.done()))
         m_launch.lookText(text, p, m_lineNo);

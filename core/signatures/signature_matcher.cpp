@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <future>
+#include <mutex>
 #include <optional>
 #include <re2/re2.h>
 #include <re2/set.h>
@@ -30,9 +31,14 @@ struct SignatureMatcher::Impl
     QString error;
     QStringList unfiltered; // "id pattern N"
 
+    // The patterns without regard to case (matchIgnoringCase()), built on first use.
+    mutable std::once_flag foldedOnce;
+    mutable std::unique_ptr<RE2::Set> folded;
+
     bool prefilter(std::string_view line) const { return valid && literals.mayMatch(line); }
     // `matched`: the Set has already found this pattern in the line.
     MatchResult captures(int pattern, std::string_view line, bool matched) const;
+    MatchResult capturesWith(const RE2& re, int pattern, std::string_view line, bool matched) const;
     std::vector<int> hits(std::string_view line) const; // pattern indexes
 };
 
@@ -54,7 +60,12 @@ std::vector<int> SignatureMatcher::Impl::hits(std::string_view line) const
 
 MatchResult SignatureMatcher::Impl::captures(int pattern, std::string_view line, bool matched) const
 {
-    const RE2& re = *regexps[static_cast<std::size_t>(pattern)];
+    return capturesWith(*regexps[static_cast<std::size_t>(pattern)], pattern, line, matched);
+}
+
+MatchResult SignatureMatcher::Impl::capturesWith(
+    const RE2& re, int pattern, std::string_view line, bool matched) const
+{
     MatchResult result;
     const int groups = re.NumberOfCapturingGroups();
     if (groups == 0 && matched) { // nothing to extract, and the Set has found the pattern already
@@ -243,6 +254,44 @@ MatchResult SignatureMatcher::matchPrefiltered(std::string_view line, int roleLi
     if (best < 0 || role(best) >= roleLimit)
         return {};
     return d->captures(best, line, true);
+}
+
+MatchResult SignatureMatcher::matchIgnoringCase(std::string_view line) const
+{
+    if (!d->valid)
+        return {};
+    std::call_once(d->foldedOnce, [this] {
+        RE2::Options options = d->options;
+        options.set_case_sensitive(false);
+        auto set = std::make_unique<RE2::Set>(options, RE2::UNANCHORED);
+        for (const std::string& pattern : d->patterns) {
+            if (set->Add(pattern, nullptr) < 0)
+                return; // every pattern compiled case-sensitively; one that does not here leaves no set
+        }
+        if (set->Compile())
+            d->folded = std::move(set);
+    });
+    std::vector<int> hits;
+    if (!d->folded || !d->folded->Match(line, &hits))
+        return {};
+    std::sort(hits.begin(), hits.end());
+    int best = -1;
+    const auto rank = [&](int pattern) {
+        const auto sig = static_cast<std::size_t>(d->patternSignature[static_cast<std::size_t>(pattern)]);
+        return static_cast<int>(d->roles[sig]) * 2 + (d->fallback[sig] ? 1 : 0);
+    };
+    for (int p : hits) {
+        if (!d->variant[static_cast<std::size_t>(d->patternSignature[static_cast<std::size_t>(p)])]
+            && (best < 0 || rank(p) < rank(best)))
+            best = p;
+    }
+    if (best < 0)
+        return {};
+    // The captures of the one pattern that won, compiled without regard to case too.
+    RE2::Options options = d->options;
+    options.set_case_sensitive(false);
+    const RE2 re(d->patterns[static_cast<std::size_t>(best)], options);
+    return re.ok() ? d->capturesWith(re, best, line, false) : MatchResult {};
 }
 
 std::vector<int> SignatureMatcher::matchAll(std::string_view line) const

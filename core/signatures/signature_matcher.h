@@ -76,6 +76,10 @@ public:
     MatchResult matchBefore(std::string_view line, int role) const;
     // match() for a line the caller's literalPrefilter() already passed: the filter does not run twice.
     MatchResult matchPrefiltered(std::string_view line, int roleLimit = kUnmatchedRoleRank) const;
+    // match() for a line a person retyped in lower case ("runtimeerror: cuda error: invalid device
+    // ordinal"): the patterns compiled without regard to case, on the first call (thread-safe). Asked only of
+    // such lines, which are few.
+    MatchResult matchIgnoringCase(std::string_view line) const;
     // Every matching signature, in catalog order.
     std::vector<int> matchAll(std::string_view line) const;
     // Captures of one signature on a line it matches (empty result when it does not match).
