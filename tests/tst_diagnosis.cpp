@@ -294,6 +294,21 @@ private Q_SLOTS:
                    "[rank1]: Last error:\n"
                    "[rank1]: Some words no catalog entry knows, RC: 7\n")
             << QStringLiteral("[rank1]: Some words no catalog entry knows, RC: 7");
+        // The paste's backtick took the "[rank0]: " of the exception's first line (vllm#6689): the tagged
+        // lines under it still continue it, and NCCL's words after "Last error:" head it.
+        QTest::newRow("a tag lost on the exception's first line")
+            << QStringLiteral(
+                   "`torch.distributed.DistBackendError: NCCL error in: ProcessGroupNCCL.cpp:1970, "
+                   "unhandled system error (run with NCCL_DEBUG=INFO for details), NCCL version "
+                   "2.20.5\n"
+                   "[rank0]: ncclSystemError: System call (e.g. socket, malloc) or external library "
+                   "call failed or device error.\n"
+                   "[rank0]: Last error:\n"
+                   "[rank0]: Error while creating shared memory segment /dev/shm/nccl-eQz2sT (size "
+                   "5767520)\n")
+            << QStringLiteral(
+                   "[rank0]: Error while creating shared memory segment /dev/shm/nccl-eQz2sT (size "
+                   "5767520)");
         QTest::newRow("NCCL WARN of an argument check beats the later abort")
             << QStringLiteral("h:2396:2428 [0] misc/argcheck.cc:40 NCCL WARN Reduce : invalid op 9\n"
                               "h:2396:2428 [0] NCCL INFO enqueue.cc:447 -> 4\n"

@@ -97,8 +97,17 @@ bool RecordBuilder::continueRecord(
         return false; // the common case: no traceback or c10 message is being collected
     auto it = m_open.find({ p.launcherRank, p.teeLocalRank, p.globalRank });
     if (p.globalRank >= 0) {
-        // A rank's tagged line is a new message for the untagged record of its launcher channel.
-        m_open.erase({ p.launcherRank, p.teeLocalRank, -1 });
+        // A rank's tagged line is a new message for the untagged record of its launcher channel, unless
+        // that record is a bare exception line right above it: a paste lost the tag of its first line
+        // (a Markdown backtick glued to it), and the tagged lines go on with its "Last error:" text.
+        const Channel untagged { p.launcherRank, p.teeLocalRank, -1 };
+        const auto bare = m_open.find(untagged);
+        if (it == m_open.end() && bare != m_open.end() && bare->second.bareOpening
+            && bare->second.kind == Kind::C10
+            && m_out.events[static_cast<size_t>(bare->second.event)].event.line == lineNo - 1) {
+            it = m_open.emplace(Channel { p.launcherRank, p.teeLocalRank, p.globalRank }, bare->second).first;
+        }
+        m_open.erase(untagged);
     } else if (it == m_open.end()) {
         // An untagged line under a tagged record ("Exception raised from ..." under "[rank7]:[E ...]"):
         // the record of that launcher channel, whichever rank tagged it.
@@ -326,6 +335,8 @@ void RecordBuilder::open(ScannedEvent&& ev, const LinePrefix& p, const LineClass
     Open rec;
     rec.event = index;
     rec.terminate = startsWith(p.message, "terminate called");
+    rec.bareOpening = !p.stamp.found() && p.launcherRank < 0 && p.teeLocalRank < 0 && p.globalRank < 0
+        && p.pid < 0 && p.pdshHost.empty() && c.shape == LineShape::ExceptionLine;
     if (childFailed)
         rec.kind = Kind::ChildFailed;
     else if (c.shape == LineShape::TracebackStart)
