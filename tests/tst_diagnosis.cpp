@@ -151,6 +151,25 @@ private Q_SLOTS:
             QStringLiteral("nccl-tests-internal-error"));
     }
 
+    // A refinement keyed on a variable the run had: the ring error under NCCL_HOSTID (nccl#879) is the host
+    // ids colliding; without the variable, the general entry.
+    void refinementByTheRunsEnvironment()
+    {
+        const QString ring = QStringLiteral(
+            "pod-0:22789:28201 [0] graph/rings.cc:38 NCCL WARN Error : ring 0 does not loop back to start "
+            "(0 != 1)\n");
+        const Analysis with = run({},
+            QStringLiteral("pod-0:22789:22789 [0] NCCL INFO NCCL_HOSTID set by environment to shared-id\n")
+                + ring);
+        QVERIFY(with.currentAttempt());
+        QCOMPARE(sigId(with, with.currentAttempt()->diagnosis.signature),
+            QStringLiteral("nccl-ring-not-loop-back-hostid"));
+        const Analysis without = run({}, ring);
+        QVERIFY(without.currentAttempt());
+        QCOMPARE(sigId(without, without.currentAttempt()->diagnosis.signature),
+            QStringLiteral("nccl-ring-not-loop-back"));
+    }
+
     void hangWithNoErrorLine()
     {
         const Analysis an = run({ QStringLiteral("diagnosis/hang-silent-rank") });

@@ -318,6 +318,33 @@ private Q_SLOTS:
             QVERIFY(anyContains(loaded.errors, { QStringLiteral("field 'patterns'[") }));
     }
 
+    // A refinement's `env` condition names variables: NAME or NAME=VALUE, nothing else; the error names the
+    // entry and the field.
+    void envConditionIsChecked()
+    {
+        QFile repo(kRepoCatalog + QStringLiteral("/topology.json"));
+        QVERIFY(repo.open(QIODevice::ReadOnly));
+        QString text = QString::fromUtf8(repo.readAll());
+        const QString own = QStringLiteral("\"env\": [\n          \"NCCL_HOSTID\"\n        ]");
+        QVERIFY2(text.contains(own), "topology.json's NCCL_HOSTID refinement");
+        QTemporaryDir dir;
+        const auto load = [&](const QString& replacement) {
+            QString changed = text;
+            changed.replace(own, replacement);
+            QFile out(dir.filePath(QStringLiteral("topology.json")));
+            if (!out.open(QIODevice::WriteOnly))
+                return QStringList { QStringLiteral("cannot write") };
+            out.write(changed.toUtf8());
+            out.close();
+            return loadCatalogFile(out.fileName()).errors;
+        };
+        QVERIFY(load(QStringLiteral("\"env\": [\"NCCL_ALGO=CollNet\"]")).isEmpty());
+        const QStringList bad = load(QStringLiteral("\"env\": [\"nccl hostid\"]"));
+        QVERIFY2(anyContains(
+                     bad, { QStringLiteral("nccl-ring-not-loop-back-hostid"), QStringLiteral("when.env") }),
+            qPrintable(bad.join(QLatin1Char('\n'))));
+    }
+
     // The loader keeps each pattern it compiled, for the matcher; the same pattern text, compiled.
     void compiledPatternsMatchThePatterns()
     {

@@ -80,6 +80,19 @@ int refineSignature(const Incident& inc, const Catalog& cat, const Diagnosis& d,
                 continue;
             reasons << QStringLiteral("the incident shows %1").arg(w.signatures.join(QStringLiteral(" or ")));
         }
+        if (!w.env.isEmpty()) {
+            const auto had = std::find_if(w.env.begin(), w.env.end(), [&](const QString& want) {
+                const QString name = want.section(QLatin1Char('='), 0, 0);
+                const QString value =
+                    want.contains(QLatin1Char('=')) ? want.section(QLatin1Char('='), 1) : QString();
+                return std::any_of(inc.envSettings.begin(), inc.envSettings.end(), [&](const EnvSetting& e) {
+                    return e.name == name && (value.isEmpty() || e.value == value);
+                });
+            });
+            if (had == w.env.end())
+                continue;
+            reasons << QStringLiteral("the run had %1 set").arg(*had);
+        }
         if (w.silentRank) {
             if (d.suspects.empty())
                 continue;

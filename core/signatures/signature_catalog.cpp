@@ -438,10 +438,18 @@ std::optional<Signature> readEntry(const json& entry, const QString& fileName, c
                         r.checkPattern(QStringLiteral("when.initiating"), {}, s.when.initiating);
                 } else if (key == "silent_rank" && it->is_boolean()) {
                     s.when.silentRank = it->get<bool>();
+                } else if (key == "env" && it->is_array()) {
+                    s.when.env = r.list(when, "env", true, QStringLiteral("when.env"));
+                    static const QRegularExpression envRe(QStringLiteral("^[A-Z_][A-Z0-9_]*(=.+)?$"));
+                    for (const QString& e : s.when.env) {
+                        if (!envRe.match(e).hasMatch())
+                            r.error(QStringLiteral("when.env"),
+                                QStringLiteral("'%1' is no NAME or NAME=VALUE").arg(e));
+                    }
                 } else {
                     r.error(QStringLiteral("when"),
                         QStringLiteral("unknown condition '%1' (signatures: [ids], "
-                                       "initiating: RE2, silent_rank: bool)")
+                                       "initiating: RE2, silent_rank: bool, env: [NAME or NAME=VALUE])")
                             .arg(qs(key)));
                 }
             }
