@@ -2,6 +2,7 @@
 // Pasted logs that an issue, a mail or a terminal hard-wrapped: the pieces of a log line are joined back,
 // and lines that start records of their own (frames, tracebacks, c10 trailers, quotes) stay apart.
 #include "analysis.h"
+#include "analyze_bytes.h"
 #include "file_scanner.h"
 #include "paste_rejoin.h"
 
@@ -66,19 +67,6 @@ QByteArray readCase(const QString& dir)
     return in.open(QIODevice::ReadOnly) ? in.readAll() : QByteArray();
 }
 
-// The analysis of `bytes` written to a file (not pasted) in `dir`.
-Analysis diagnoseFile(const QTemporaryDir& dir, const QString& name, const QByteArray& bytes)
-{
-    QFile f(dir.filePath(name));
-    if (!f.open(QIODevice::WriteOnly))
-        return Analysis();
-    f.write(bytes);
-    f.close();
-    AnalysisRequest r;
-    r.logPaths << dir.filePath(name);
-    return analyze(r);
-}
-
 const LogEvent& initiating(const AttemptAnalysis& a)
 {
     return a.incident.events[static_cast<size_t>(a.diagnosis.initiatingEvent)];
@@ -90,8 +78,8 @@ const LogEvent& initiating(const AttemptAnalysis& a)
 QString checkSameFailure(const QByteArray& bare, const QByteArray& wrapped)
 {
     QTemporaryDir tmp;
-    const Analysis want = diagnoseFile(tmp, QStringLiteral("bare.log"), bare);
-    const Analysis got = diagnoseFile(tmp, QStringLiteral("wrapped.log"), wrapped);
+    const Analysis want = test::analyzeBytes(tmp, QStringLiteral("bare.log"), bare);
+    const Analysis got = test::analyzeBytes(tmp, QStringLiteral("wrapped.log"), wrapped);
     if (!want.currentAttempt() || !got.currentAttempt())
         return {};
     const AttemptAnalysis& w = *want.currentAttempt();
@@ -309,14 +297,7 @@ private Q_SLOTS:
 
         QTemporaryDir dir;
         const auto diagnose = [&](const QString& name, const QByteArray& bytes) {
-            QFile f(dir.filePath(name));
-            if (!f.open(QIODevice::WriteOnly))
-                return Analysis();
-            f.write(bytes);
-            f.close();
-            AnalysisRequest r;
-            r.logPaths << dir.filePath(name);
-            return analyze(r);
+            return test::analyzeBytes(dir, name, bytes);
         };
         const Analysis want = diagnose(QStringLiteral("bare.log"), bare);
         const Analysis got = diagnose(QStringLiteral("cut.log"), cut);

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // The variables a log shows set for the run: NCCL's "X set by environment to V" and the shell line that
 // started the job. Read into the incident, they mark the fix actions the run already tried.
-#include "analysis.h"
+#include "analyze_bytes.h"
 #include "run_settings.h"
 
 #include <QtTest>
@@ -69,16 +69,10 @@ void RunSettingsTest::incidentKeepsWhereEachWasSet()
 {
     QTemporaryDir dir;
     QVERIFY(dir.isValid());
-    QFile f(dir.filePath(QStringLiteral("run.log")));
-    QVERIFY(f.open(QIODevice::WriteOnly));
-    f.write(
+    const Analysis a = test::analyzeBytes(dir, QStringLiteral("run.log"),
         "root@deepseek:/data/nccl-tests# NCCL_P2P_DISABLE=1 NCCL_DEBUG=INFO ./build/all_reduce_perf -g 4\n"
         "deepseek:2081556:2081556 [0] NCCL INFO NCCL_P2P_DISABLE set by environment to 1.\n"
         "deepseek:2081556:2081556 [0] NCCL INFO NCCL_IB_HCA set by environment to mlx5_1\n");
-    f.close();
-    AnalysisRequest r;
-    r.logPaths = { f.fileName() };
-    const Analysis a = analyze(r);
     QVERIFY(a.currentAttempt());
     const std::vector<EnvSetting>& s = a.currentAttempt()->incident.envSettings;
     QCOMPARE(s.size(), size_t(3));

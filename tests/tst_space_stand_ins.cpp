@@ -2,7 +2,7 @@
 // Spaces a copy turned into something else: a web page's U+00A0 and U+202F, rsyslog's "#011" for a TAB.
 // replaceSpaceStandIns() gives them back as spaces, and the scanner reads such a copy as the plain log:
 // the same initiating line, text and signature.
-#include "analysis.h"
+#include "analyze_bytes.h"
 #include "space_stand_ins.h"
 
 #include <QtTest>
@@ -87,18 +87,8 @@ void SpaceStandInsTest::webCopyReadsAsPlain()
     QVERIFY(copied != plain);
     QTemporaryDir dir;
     QVERIFY(dir.isValid());
-    const auto analyzeBytes = [&](const QString& name, const QByteArray& bytes) {
-        QFile f(dir.filePath(name));
-        if (!f.open(QIODevice::WriteOnly))
-            return Analysis();
-        f.write(bytes);
-        f.close();
-        AnalysisRequest r;
-        r.logPaths = { f.fileName() };
-        return analyze(r);
-    };
-    const Analysis a = analyzeBytes(QStringLiteral("plain.log"), plain);
-    const Analysis b = analyzeBytes(QStringLiteral("copied.log"), copied);
+    const Analysis a = test::analyzeBytes(dir, QStringLiteral("plain.log"), plain);
+    const Analysis b = test::analyzeBytes(dir, QStringLiteral("copied.log"), copied);
     QVERIFY(a.currentAttempt() && b.currentAttempt());
     const AttemptAnalysis& pa = *a.currentAttempt();
     const AttemptAnalysis& pb = *b.currentAttempt();
