@@ -325,7 +325,7 @@ void LineScanner::line(std::string_view raw, qint64 offset, bool cut)
         match = m_ctx.matcher->matchPrefiltered(text);
     // A person retyped it in lower case ("runtimeerror: cuda error: invalid device ordinal"): the catalog
     // matches it without regard to case. Only such lines, with a failure word, ask.
-    if (!match && mayMatch && isAllLowerCase(text) && hasFailureWord(text))
+    if (!match && mayMatch && isAllLowerCase(p.message) && hasFailureWord(text))
         match = m_ctx.matcher->matchIgnoringCase(text);
     // The prefilter passes every launch cue (kLaunchPhrases) but those read on WARN-or-worse lines.
     if (mayMatch || !m_prefilter || (c.severity >= Severity::Warn && !m_launch.done()))

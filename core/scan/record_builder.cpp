@@ -103,7 +103,7 @@ bool RecordBuilder::continueRecord(
         const Channel untagged { p.launcherRank, p.teeLocalRank, -1 };
         const auto bare = m_open.find(untagged);
         if (it == m_open.end() && bare != m_open.end() && bare->second.bareOpening
-            && bare->second.kind == Kind::C10
+            && c.shape != LineShape::TracebackStart && bare->second.kind == Kind::C10
             && m_out.events[static_cast<size_t>(bare->second.event)].event.line == lineNo - 1) {
             it = m_open.emplace(Channel { p.launcherRank, p.teeLocalRank, p.globalRank }, bare->second).first;
         }
@@ -335,8 +335,9 @@ void RecordBuilder::open(ScannedEvent&& ev, const LinePrefix& p, const LineClass
     Open rec;
     rec.event = index;
     rec.terminate = startsWith(p.message, "terminate called");
-    rec.bareOpening = !p.stamp.found() && p.launcherRank < 0 && p.teeLocalRank < 0 && p.globalRank < 0
-        && p.pid < 0 && p.pdshHost.empty() && c.shape == LineShape::ExceptionLine;
+    // No c10 rank tag of its own: a wrapper's clock, host, pid or launcher rank stamps every line alike (the
+    // tagged lines that follow are looked up under the same launcher channel).
+    rec.bareOpening = p.globalRank < 0 && c.shape == LineShape::ExceptionLine;
     if (childFailed)
         rec.kind = Kind::ChildFailed;
     else if (c.shape == LineShape::TracebackStart)

@@ -60,7 +60,7 @@ private:
         Kind kind = Kind::C10;
         bool sawException = false; // its headline line (exception, what()) came
         bool terminate = false; // opened by "terminate called after throwing ..."
-        bool bareOpening = false; // an exception line with no prefix, tag or clock of its own
+        bool bareOpening = false; // an exception line without a c10 rank tag ("[rank0]: ") of its own
         bool lastErrorNext = false; // the line before was PyTorch's "Last error:"
         bool frameCut = false; // the line before was a frame a wrap cut before its function name
         int borders = 0;
