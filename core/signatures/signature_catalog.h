@@ -52,8 +52,8 @@ struct RefineConditions
     QString initiating; // RE2 the initiating record (its line or a continuation line) must match
     std::shared_ptr<const re2::RE2> initiatingPattern;
     bool silentRank = false; // a rank the incident knows printed no failure while others timed out
-    // Variables the run had (Incident::envSettings): "NCCL_HOSTID" (set to anything) or "NCCL_ALGO=CollNet"
-    // (that value); one of them is enough.
+    // Variables the run had (Incident::envSettings): "NCCL_HOSTID" (set to anything) or
+    // "NCCL_ALGO=CollNetDirect" (that value); one of them is enough.
     QStringList env;
 };
 
