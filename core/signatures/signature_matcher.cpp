@@ -40,7 +40,31 @@ struct SignatureMatcher::Impl
     MatchResult captures(int pattern, std::string_view line, bool matched) const;
     MatchResult capturesWith(const RE2& re, int pattern, std::string_view line, bool matched) const;
     std::vector<int> hits(std::string_view line) const; // pattern indexes
+    // The pattern that decides among sorted `hits` (-1 when none may): the strongest role, then catalog
+    // order.
+    int best(const std::vector<int>& hits) const;
+    SignatureRole roleOf(int pattern) const
+    {
+        return roles[static_cast<std::size_t>(patternSignature[static_cast<std::size_t>(pattern)])];
+    }
 };
+
+int SignatureMatcher::Impl::best(const std::vector<int>& hits) const
+{
+    // Patterns are in catalog order, so the first pattern of the strongest role wins; a catch-all entry
+    // (Signature::fallback) only when nothing else of its role matched. A variant never matches a line.
+    const auto rank = [this](int pattern) {
+        const auto sig = static_cast<std::size_t>(patternSignature[static_cast<std::size_t>(pattern)]);
+        return static_cast<int>(roles[sig]) * 2 + (fallback[sig] ? 1 : 0);
+    };
+    int out = -1;
+    for (int p : hits) {
+        if (!variant[static_cast<std::size_t>(patternSignature[static_cast<std::size_t>(p)])]
+            && (out < 0 || rank(p) < rank(out)))
+            out = p;
+    }
+    return out;
+}
 
 std::vector<int> SignatureMatcher::Impl::hits(std::string_view line) const
 {
@@ -232,26 +256,8 @@ MatchResult SignatureMatcher::matchPrefiltered(std::string_view line, int roleLi
 {
     if (!d->valid)
         return {};
-    const auto role = [this](int pattern) {
-        return static_cast<int>(
-            d->roles[static_cast<std::size_t>(d->patternSignature[static_cast<std::size_t>(pattern)])]);
-    };
-    // Patterns are in catalog order, so the first pattern of the strongest role wins; a catch-all entry
-    // (Signature::fallback) only when nothing else of its role matched.
-    const auto rank = [&](int pattern) {
-        return role(pattern) * 2
-            + (d->fallback[static_cast<std::size_t>(d->patternSignature[static_cast<std::size_t>(pattern)])]
-                    ? 1
-                    : 0);
-    };
-    int best = -1;
-    for (int p : d->hits(line)) {
-        if (d->variant[static_cast<std::size_t>(d->patternSignature[static_cast<std::size_t>(p)])])
-            continue;
-        if (best < 0 || rank(p) < rank(best))
-            best = p;
-    }
-    if (best < 0 || role(best) >= roleLimit)
+    const int best = d->best(d->hits(line));
+    if (best < 0 || static_cast<int>(d->roleOf(best)) >= roleLimit)
         return {};
     return d->captures(best, line, true);
 }
@@ -275,16 +281,7 @@ MatchResult SignatureMatcher::matchIgnoringCase(std::string_view line) const
     if (!d->folded || !d->folded->Match(line, &hits))
         return {};
     std::sort(hits.begin(), hits.end());
-    int best = -1;
-    const auto rank = [&](int pattern) {
-        const auto sig = static_cast<std::size_t>(d->patternSignature[static_cast<std::size_t>(pattern)]);
-        return static_cast<int>(d->roles[sig]) * 2 + (d->fallback[sig] ? 1 : 0);
-    };
-    for (int p : hits) {
-        if (!d->variant[static_cast<std::size_t>(d->patternSignature[static_cast<std::size_t>(p)])]
-            && (best < 0 || rank(p) < rank(best)))
-            best = p;
-    }
+    const int best = d->best(hits);
     if (best < 0)
         return {};
     // The captures of the one pattern that won, compiled without regard to case too.
