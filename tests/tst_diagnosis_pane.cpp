@@ -47,6 +47,28 @@ private Q_SLOTS:
         QVERIFY(pane.actionTexts().isEmpty());
     }
 
+    // Real case 3303: the command line already set NCCL_P2P_DISABLE=1 and the run still hung. The pane
+    // lists that action last, with the line that set it, as the CLI and the JSON report do.
+    void listsWhatTheRunAlreadyTriedLast()
+    {
+        AnalysisRequest request;
+        request.logPaths = { QStringLiteral(
+            RANKSCOPE_TEST_DATA "/real-found/3303-h800-all-reduce-perf-g4-hang-nvls-disable") };
+        const Analysis a = analyze(request);
+        const AttemptAnalysis* at = a.currentAttempt();
+        QVERIFY(at && at->diagnosis.signature >= 0);
+        DiagnosisPane pane;
+        pane.setDiagnosis(&at->incident, &at->diagnosis, &a.catalog.catalog);
+        const QStringList actions = pane.actionTexts();
+        QVERIFY2(actions.size() >= 2, qPrintable(actions.join(QLatin1Char('\n'))));
+        const auto tried = [](const QString& a) {
+            return a.contains(QLatin1String("Already set in this run"));
+        };
+        QVERIFY2(tried(actions.last()), qPrintable(actions.join(QLatin1Char('\n'))));
+        QVERIFY(actions.last().contains(QLatin1String("NCCL_P2P_DISABLE")));
+        QVERIFY(!tried(actions.first()));
+    }
+
     // Real case 404: the collateral without a rank was two NCCL processes, not a launcher; the pane
     // names them by pid and host, as the reports do.
     void namesRanklessCollateralByItsWriter()

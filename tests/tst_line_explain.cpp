@@ -69,6 +69,9 @@ private Q_SLOTS:
             for (const QString& example : sig.examplesMatch) {
                 const LineExplanation e = explainLine(example, m_catalog, *m_matcher);
                 const MatchResult best = m_matcher->match(example.toStdString());
+                // Checked before indexing: a failed check reports, it does not crash the run.
+                QVERIFY2(e.winner >= 0 && static_cast<std::size_t>(e.winner) < e.matches.size(),
+                    qPrintable(sig.id + QStringLiteral(": ") + example));
                 QCOMPARE(e.matches[static_cast<std::size_t>(e.winner)].signature, best.signature);
                 if (e.matches.size() < 2)
                     continue;

@@ -164,6 +164,11 @@ private Q_SLOTS:
             << "[2025-01-12 10:11:12 DP1 TP3] Scheduler hit an exception: Traceback (most recent call last):"
             << "DP1 TP3" << -1 << "" << -1
             << "Scheduler hit an exception: Traceback (most recent call last):";
+        QTest::newRow("Slurm's step daemon names its node")
+            << "slurmstepd-gpu20-15: error: *** STEP 9411285.0 ON gpu20-15 CANCELLED AT 2022-05-17T17:58:10 "
+               "***"
+            << "slurmstepd" << -1 << "gpu20-15" << -1
+            << "error: *** STEP 9411285.0 ON gpu20-15 CANCELLED AT 2022-05-17T17:58:10 ***";
         QTest::newRow("a bracket that is no banner")
             << "[note:see below] Caught signal 7"
             << "" << -1 << "" << -1 << "[note:see below] Caught signal 7";

@@ -419,6 +419,14 @@ LinePrefix parseLinePrefix(std::string_view line)
                 && s[2 * pos + 2] == ':';
         if (digit && named) {
             p.pdshHost = s.substr(0, pos);
+            // Slurm's daemons name their node after a dash ("slurmstepd-gpu20-15: error: ..."): the
+            // node is the host, the daemon the writer.
+            for (const std::string_view daemon :
+                { std::string_view("slurmstepd-"), std::string_view("slurmd-") })
+                if (p.pdshHost.size() > daemon.size() && startsWith(p.pdshHost, daemon)) {
+                    p.sourceTag = p.pdshHost.substr(0, daemon.size() - 1);
+                    p.pdshHost.remove_prefix(daemon.size());
+                }
             s.remove_prefix(pos + 2);
             peelInner(s);
             readRoles(s);

@@ -309,11 +309,17 @@ QWidget* DiagnosisPane::actionList(const std::vector<FixAction>& actions, const 
         if (a.isCommand)
             into->addWidget(commandList({ a.text }));
     };
+    // What the run already had (and still failed with) goes last, as in the CLI and the JSON report.
+    std::vector<std::pair<const FixAction*, RenderedFixAction>> rendered;
+    for (const FixAction& action : actions)
+        if (std::optional<RenderedFixAction> a = renderFixAction(action, m_idiom, context))
+            rendered.emplace_back(&action, std::move(*a));
+    std::stable_partition(
+        rendered.begin(), rendered.end(), [](const auto& r) { return !r.second.alreadyTried; });
     bool any = false;
-    for (const FixAction& action : actions) {
-        const std::optional<RenderedFixAction> a = renderFixAction(action, m_idiom, context);
-        if (!a)
-            continue;
+    for (const auto& [actionPtr, rendering] : rendered) {
+        const FixAction& action = *actionPtr;
+        const RenderedFixAction* a = &rendering;
         any = true;
         addAction(v, *a);
         m_actions << renderedActionHeading(*a) + QStringLiteral(": ") + a->reason + QLatin1Char('\n')
