@@ -512,6 +512,73 @@ private Q_SLOTS:
         QTest::newRow("collector clock") << QStringLiteral("2026-03-01T10:00:07.123456789Z ");
         QTest::newRow("CI runner clock") << QStringLiteral("2026-03-01T10:00:07.1234567Z ");
         QTest::newRow("list indentation") << QStringLiteral("    ");
+        // vLLM's logger prints every line of a logged traceback behind its ERROR header, and Ray its
+        // worker's tag before that: the exception line still heads the record.
+        QTest::newRow("vLLM logger header") << QStringLiteral("ERROR 08-27 05:12:18 worker_base.py:382] ");
+        QTest::newRow("Ray worker and vLLM header")
+            << QStringLiteral("(RayWorkerWrapper pid=11305) ERROR 08-27 05:12:18 worker_base.py:382] ");
+    }
+
+    // A logger's ERROR header whose message goes on below it (torchelastic's coordinator): the header line
+    // says nothing but its level, so the line under it, which names the cause, is the failure. A first line
+    // with a failure word of its own keeps its place (NCCL's "Call to ... failed", then its consequence).
+    void headerOnlyLineGivesWayToTheCauseBelow()
+    {
+        const Analysis an = run({},
+            QStringLiteral("[ERROR] 2020-01-17 00:55:01,724 coordinator_p2p: Rank: -1\n"
+                           "Error: Rank -1 received an Exception. Detailed message: host not found: Name or "
+                           "service not known\n"));
+        const AttemptAnalysis* a = an.currentAttempt();
+        QVERIFY(a && a->diagnosis.failureFound);
+        QCOMPARE(initiating(*a).line, qint64(2));
+        QCOMPARE(sigId(an, a->diagnosis.signature), QStringLiteral("c10d-host-not-found-dns"));
+
+        const Analysis kept = run({},
+            QStringLiteral("[ERROR] 2020-01-17 00:55:01,724 coordinator_p2p: store setup failed\n"
+                           "Error: Rank -1 received an Exception. Detailed message: host not found: Name or "
+                           "service not known\n"));
+        const AttemptAnalysis* k = kept.currentAttempt();
+        QVERIFY(k && k->diagnosis.failureFound);
+        QCOMPARE(initiating(*k).line, qint64(1));
+    }
+
+    // An unstamped exception line above the stamped warning it caused, in one paste: the warning's clock is
+    // the only time either has, and the order of writing decides, not the milder level.
+    void inferredTimeKeepsTheFileOrder()
+    {
+        const Analysis an = run({},
+            QStringLiteral(
+                "torch.distributed.DistNetworkError: The server socket has failed to listen on any "
+                "local network address. port: 33649, useIpv6: false, code: -98, name: EADDRINUSE, "
+                "message: address already in use\n"
+                "[W820 18:57:52.292435752 socket.cpp:764] [c10d] The client socket has failed to "
+                "connect to [localhost]:33649 (errno: 99 - Cannot assign requested address).\n"));
+        const AttemptAnalysis* a = an.currentAttempt();
+        QVERIFY(a && a->diagnosis.failureFound);
+        QCOMPARE(initiating(*a).line, qint64(1));
+        QVERIFY(initiating(*a).time.inferred);
+    }
+
+    // A paste cut above "Traceback (most recent call last):" under a logger's ERROR header: the first frame
+    // opens the record, and the exception line heads it, not the frame.
+    void tracebackCutAboveItsFirstLine()
+    {
+        const QString header =
+            QStringLiteral("(RayWorkerWrapper pid=11305) ERROR 08-27 05:12:18 worker_base.py:382] ");
+        QFile f(QStringLiteral(RANKSCOPE_TEST_DATA "/diagnosis/pasted-oom-traceback.txt"));
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        QStringList lines = QString::fromUtf8(f.readAll()).split(u'\n');
+        QVERIFY(lines.first().startsWith(QLatin1String("Traceback")));
+        lines.removeFirst();
+        for (QString& line : lines)
+            if (!line.isEmpty())
+                line.prepend(header);
+        const Analysis an = run({}, lines.join(u'\n'));
+        const AttemptAnalysis* a = an.currentAttempt();
+        QVERIFY(a && a->diagnosis.failureFound);
+        QVERIFY2(initiating(*a).text.contains(QLatin1String("torch.OutOfMemoryError: CUDA out of memory")),
+            qPrintable(initiating(*a).text));
+        QCOMPARE(sigId(an, a->diagnosis.signature), QStringLiteral("pytorch-cuda-out-of-memory"));
     }
 
     void wrappedTracebackIsOneRecord()

@@ -102,6 +102,19 @@ bool explains(const Incident& inc, const Catalog& cat, const Head& head, int eve
         && roleOf(inc, cat, event) == roleRank(SignatureRole::Cause);
 }
 
+// "[ERROR] 2020-01-17 00:55:01,724 coordinator_p2p: Rank: -1", and on the next line "Error: ... host not
+// found": a logger's header whose message goes on below it. The head says nothing of a failure but its
+// level (no failure word), and the cause is the very next line: that line is the failure, told in two.
+bool headerOnly(const LogEvent& head, const LogEvent& cause)
+{
+    if (cause.file != head.file || cause.line != head.line + head.lineCount)
+        return false;
+    // The level itself ("ERROR", "[ERROR]", "CRITICAL") is the header's, not a word of the message.
+    static const QRegularExpression level(QStringLiteral("\\b(?:ERROR|FATAL|CRITICAL)\\b"));
+    const QByteArray text = QString(head.message).remove(level).toUtf8();
+    return !hasFailureWord(std::string_view(text.constData(), static_cast<size_t>(text.size())));
+}
+
 // A wrapper prints the error it reports right after its own header: PyTorch's "Last error:" line, then
 // NCCL's text. While a symptom head's chain goes on line after line (at most this many lines apart), a
 // cause in it, or a symptom in NCCL's own words written without NCCL's prefix, is that quoted text and heads
@@ -178,8 +191,12 @@ int findInitiating(const Incident& inc, const Catalog& cat, bool* causeFound, QS
                 const int role = roleOf(inc, cat, i);
                 head = { i, role == roleRank(SignatureRole::Cause) ? 0 : 1, headOrder(role) };
             } else if (quoting && explains(inc, cat, head, i)) {
-                head.explainedBy = i;
-                head.tier = 0; // the chain's failure is known: it competes as a cause
+                if (headerOnly(inc.events[static_cast<size_t>(head.event)], e)) {
+                    head = { i, 0, headOrder(roleRank(SignatureRole::Cause)) };
+                } else {
+                    head.explainedBy = i;
+                    head.tier = 0; // the chain's failure is known: it competes as a cause
+                }
             }
             continue; // a consequence of the chain's head
         }

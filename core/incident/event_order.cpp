@@ -118,6 +118,7 @@ EventOrder sortEvents(std::vector<FileScan>& scans, std::vector<LogEvent> earlie
     {
         bool timed;
         qint64 ms;
+        bool inferred;
         bool ncclWarn;
         Severity severity;
         int file;
@@ -128,7 +129,7 @@ EventOrder sortEvents(std::vector<FileScan>& scans, std::vector<LogEvent> earlie
     keys.reserve(out.arrival.size());
     for (std::size_t i = 0; i < out.arrival.size(); ++i) {
         const LogEvent& e = *out.arrival[i];
-        keys.push_back({ e.time.valid, e.time.valid ? e.time.ms : 0,
+        keys.push_back({ e.time.valid, e.time.valid ? e.time.ms : 0, e.time.inferred,
             e.message.size() != e.text.size() && ncclWarnText[i], e.severity, e.file, e.line, i });
     }
     std::sort(keys.begin(), keys.end(), [](const Key& a, const Key& b) {
@@ -136,6 +137,10 @@ EventOrder sortEvents(std::vector<FileScan>& scans, std::vector<LogEvent> earlie
             return a.timed;
         if (a.ms != b.ms)
             return a.ms < b.ms;
+        // A time borrowed from a stamped neighbour says nothing finer: within one file the order of
+        // writing does (an unstamped exception line above the stamped warning it caused).
+        if (a.file == b.file && (a.inferred || b.inferred) && a.line != b.line)
+            return a.line < b.line;
         if (a.timed && a.ncclWarn != b.ncclWarn)
             return a.ncclWarn;
         if (a.timed && a.severity != b.severity)

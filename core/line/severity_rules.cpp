@@ -3,6 +3,7 @@
 
 #include "text_util.h"
 
+#include <algorithm>
 #include <cctype>
 
 namespace rankscope {
@@ -146,9 +147,11 @@ LineClass classifyMessage(char letter, std::string_view m, bool mayHoldLevelWord
         out.severity = Severity::Fatal;
         return out;
     }
-    if (out.severity == Severity::Info && isExceptionLine(m)) {
+    // A logger's ERROR header before it (vLLM's and Ray's workers print every line of a traceback behind
+    // one) leaves it the exception line that heads the traceback's record.
+    if ((out.severity == Severity::Info || out.severity >= Severity::Error) && isExceptionLine(m)) {
         out.shape = LineShape::ExceptionLine;
-        out.severity = Severity::Error;
+        out.severity = std::max(out.severity, Severity::Error);
         return out;
     }
     if (out.severity != Severity::Info || letter != 0)

@@ -246,7 +246,7 @@ void LineScanner::line(std::string_view raw, qint64 offset, bool cut)
         if (!fullParseOnly)
             m_glog.learn(text, p);
     }
-    const LineClass c = classifyLine(p, mayHoldLevelWord(text));
+    LineClass c = classifyLine(p, mayHoldLevelWord(text));
     if (restartBefore(p) && m_lineNo > 1) {
         ++m_segment;
         m_out.restartLines.push_back(m_lineNo);
@@ -305,6 +305,11 @@ void LineScanner::line(std::string_view raw, qint64 offset, bool cut)
         return;
     }
 
+    // A frame behind a logger's header at ERROR (vLLM's and Ray's workers print every line of a traceback
+    // so) with no record open: the paste began below "Traceback (most recent call last):". The frame opens
+    // the traceback's record, so the exception line under it heads it, not the frame.
+    if (frame && c.severity >= Severity::Error && c.shape == LineShape::Plain)
+        c.shape = LineShape::TracebackStart;
     ++st.counts[static_cast<size_t>(c.severity)];
     if (frameSource)
         return; // a frame's source line outside a record (the paste began below "Traceback")
