@@ -186,6 +186,30 @@ private Q_SLOTS:
         QVERIFY(rank2);
     }
 
+    // torchrun's start-up notice and nothing after it (Qwen-VL#204: two nodes that never met): a hang before
+    // NCCL's setup, at the rendezvous. Its "WARNING:torch.distributed.run:" header blames nothing. The same
+    // head followed by a long run of output is a job that went on.
+    void hangAtTheLaunch()
+    {
+        const QString banner = QStringLiteral(
+            "WARNING:torch.distributed.run:\n*****************************************\n"
+            "Setting OMP_NUM_THREADS environment variable for each process to be 1 in default, to avoid your "
+            "system being overloaded, please further tune the variable for optimal performance in your "
+            "application as needed. \n*****************************************\n");
+        const Analysis hung = run({}, banner);
+        const AttemptAnalysis* a = hung.currentAttempt();
+        QVERIFY(a);
+        QVERIFY2(a->diagnosis.failureFound, qPrintable(a->diagnosis.headline));
+        QCOMPARE(a->diagnosis.initiatingEvent, -1);
+        QCOMPARE(sigId(hung, a->diagnosis.signature), QStringLiteral("launch-rendezvous-hang"));
+        QString progress;
+        for (int i = 0; i < 80; ++i)
+            progress += QStringLiteral("loading shard %1 of 80\n").arg(i);
+        const Analysis went = run({}, banner + progress);
+        QVERIFY(went.currentAttempt());
+        QVERIFY(!went.currentAttempt()->diagnosis.failureFound);
+    }
+
     // Every communicator completed init and the log stops a few lines later with no error and no step: the
     // first collective hung (vllm#9920's shape: SHM channels, a progress bar at 0). The same head followed
     // by a long run of output is a job that went on, not a hang.
@@ -427,6 +451,28 @@ private Q_SLOTS:
         const Analysis hung = run({}, head);
         QVERIFY(hung.currentAttempt());
         QCOMPARE(hung.currentAttempt()->diagnosis.initiatingEvent, -1);
+    }
+
+    // An unknown NCCL WARN whose words refuse or fail something ("Invalid ...", "... failed") is where the
+    // setup stopped, even with no return trail after it; one that only notes something is not.
+    void unknownWarnThatSaysItFailedIsNoHang()
+    {
+        const QString init = QStringLiteral(
+            "worker-1:25:25 [0] NCCL INFO comm 0x5a0 rank 0 nranks 2 cudaDev 0 busId 3000 - Init START\n");
+        const Analysis failed = run({},
+            init
+                + QStringLiteral(
+                    "worker-1:25:25 [0] init.cc:990 NCCL WARN Invalid layout requested : 3/2\n"));
+        const AttemptAnalysis* a = failed.currentAttempt();
+        QVERIFY(a);
+        QVERIFY2(a->diagnosis.initiatingEvent >= 0, qPrintable(a->diagnosis.headline));
+        QVERIFY(initiating(*a).text.contains(QLatin1String("Invalid layout requested")));
+        const Analysis noted = run({},
+            init
+                + QStringLiteral(
+                    "worker-1:25:25 [0] init.cc:990 NCCL WARN Setting affinity to a subset of cores\n"));
+        QVERIFY(noted.currentAttempt());
+        QCOMPARE(noted.currentAttempt()->diagnosis.initiatingEvent, -1);
     }
 
     // The fix and the checks name the NIC the failing line names ("(Send) hca mlx5_1"), not the one the

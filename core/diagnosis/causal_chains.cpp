@@ -34,34 +34,26 @@ QString processKey(const LogEvent& e)
     return QStringLiteral("file:%1:%2").arg(e.file).arg(e.host);
 }
 
-// NCCL reports its errors at WARN level: a WARN whose own words say something failed ("Connect to ...
-// failed", "Error : ring 0 does not loop back", "timed out") is an error whether or not the catalog knows
-// its wording. One that only notes something ("falling back to simple order") is not.
-bool ncclWarnReportsFailure(const LogEvent& e)
-{
-    const QLatin1String mark("NCCL WARN ");
-    const qsizetype at = e.text.indexOf(mark);
-    if (at < 0)
-        return false;
-    const QStringView rest = QStringView(e.text).mid(at + mark.size());
-    const QByteArray words = rest.toUtf8();
-    if (hasFailureWord(std::string_view(words.constData(), static_cast<size_t>(words.size()))))
-        return true;
-    // NCCL's argument and consistency checks: "Broadcast : invalid root 0", "Mismatched NCCL version".
-    static const QRegularExpression checks(
-        QStringLiteral(R"(\b(?:[Ii]nvalid|[Mm]ismatch\w*|[Uu]nable to)\b)"));
-    return checks.match(rest).hasMatch();
-}
-
 // The tier of an event that can start a chain: 0 a cause; 1 an unrecognised ERROR or worse, an NCCL WARN
 // that reports a failure or passes an error up (its "-> N" trail, or a trail whose WARN is not in the log),
 // or a symptom (a wrapper exception, a watchdog timeout); 2 another unrecognised
 // WARN. nullopt for what cannot start one
 // (context, INFO). Within a tier the earliest wins: the first error of a job is where it failed, whether
 // the catalog knows it or only knows it as a consequence.
+// Python logging's default format with nothing after the logger's name ("WARNING:torch.distributed.run:"):
+// the header of a message printed on the lines below it (torchrun's OMP_NUM_THREADS notice), no failure.
+bool headerWithoutMessage(const LogEvent& e)
+{
+    static const QRegularExpression header(
+        QStringLiteral(R"(^\s*(?:WARNING|WARN|INFO|DEBUG|ERROR|CRITICAL):[\w.]+:\s*$)"));
+    return header.match(e.message).hasMatch();
+}
+
 std::optional<int> tierOf(const Incident& inc, const Catalog& cat, int event)
 {
     const LogEvent& e = inc.events[static_cast<size_t>(event)];
+    if (e.signature < 0 && headerWithoutMessage(e))
+        return std::nullopt;
     switch (roleOf(inc, cat, event)) {
     case roleRank(SignatureRole::Cause):
         return 0;
@@ -158,6 +150,25 @@ bool startsNewChain(const LogEvent& last, const LogEvent& e)
 }
 
 } // namespace
+
+// NCCL reports its errors at WARN level: a WARN whose own words say something failed ("Connect to ...
+// failed", "Error : ring 0 does not loop back", "timed out") is an error whether or not the catalog knows
+// its wording. One that only notes something ("falling back to simple order") is not.
+bool ncclWarnReportsFailure(const LogEvent& e)
+{
+    const QLatin1String mark("NCCL WARN ");
+    const qsizetype at = e.text.indexOf(mark);
+    if (at < 0)
+        return false;
+    const QStringView rest = QStringView(e.text).mid(at + mark.size());
+    const QByteArray words = rest.toUtf8();
+    if (hasFailureWord(std::string_view(words.constData(), static_cast<size_t>(words.size()))))
+        return true;
+    // NCCL's argument and consistency checks: "Broadcast : invalid root 0", "Mismatched NCCL version".
+    static const QRegularExpression checks(
+        QStringLiteral(R"(\b(?:[Ii]nvalid|[Mm]ismatch\w*|[Uu]nable to)\b)"));
+    return checks.match(rest).hasMatch();
+}
 
 int findInitiating(const Incident& inc, const Catalog& cat, bool* causeFound, QString* how, int* explainedBy)
 {

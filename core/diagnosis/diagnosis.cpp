@@ -330,11 +330,13 @@ Diagnosis diagnose(const Incident& inc, const Catalog& cat, const DiagnoseOption
     d.initiatingEvent = findInitiating(inc, cat, &cause, &how, &explainedBy);
     fillSuspects(inc, cat, d);
     // An unrecognised warning is never the cause of a hang: with nothing worse, a stall in NCCL's setup wins.
-    // A warning whose error NCCL passes up ("-> 2") is no hang: the setup failed at that line.
+    // A warning whose error NCCL passes up ("-> 2"), or whose words say it failed, is no hang: the setup
+    // failed at that line.
     if (d.initiatingEvent >= 0 && !cause && roleOf(inc, cat, d.initiatingEvent) == kUnmatchedRoleRank
         && inc.events[static_cast<size_t>(d.initiatingEvent)].severity == Severity::Warn
-        && !passesAnErrorUp(inc.events[static_cast<size_t>(d.initiatingEvent)]) && inc.ncclInitFile >= 0
-        && !inc.ncclInitCompleted) {
+        && !passesAnErrorUp(inc.events[static_cast<size_t>(d.initiatingEvent)])
+        && !ncclWarnReportsFailure(inc.events[static_cast<size_t>(d.initiatingEvent)])
+        && inc.ncclInitFile >= 0 && !inc.ncclInitCompleted) {
         const LogEvent& w = inc.events[static_cast<size_t>(d.initiatingEvent)];
         d.notes << QStringLiteral("the only warning (line %1: %2) is not taken for the cause of the hang")
                        .arg(w.line)

@@ -31,6 +31,8 @@ QHash<QString, RunSetting> runSettingsOf(const Incident& inc);
 bool diagnoseStall(const Incident& inc, const Catalog& cat, Diagnosis& d);
 // The event's record carries an NCCL return-code trail with an error ("graph/search.cc:749 -> 2").
 bool passesAnErrorUp(const LogEvent& e);
+// An NCCL WARN whose own words say something failed or was refused ("failed", "Invalid rank requested").
+bool ncclWarnReportsFailure(const LogEvent& e);
 QString peerDescription(const Incident& inc, const QString& peer);
 
 } // namespace rankscope::detail

@@ -3,7 +3,9 @@
 // - setup started ("NCCL version", "Bootstrap", "Init START") and no "Init COMPLETE" anywhere: the job
 //   stopped inside communicator init;
 // - a communicator completed init and no training step followed: the job stopped in its first collective,
-//   where data first moves between the GPUs over the paths init chose.
+//   where data first moves between the GPUs over the paths init chose;
+// - a launcher (torchrun, DeepSpeed's, Accelerate) started the job and the log ends soon after with no NCCL
+//   line at all: the workers never got past rendezvous or init_process_group.
 // No rank says why, so the catalog's stall entry for the phase names the usual reasons and the experiments
 // that tell them apart.
 #include "diagnosis_parts.h"
@@ -30,6 +32,24 @@ int stallEntry(const Catalog& cat, QLatin1String phase)
     return -1;
 }
 
+// The first line of a launcher that starts workers itself (torchrun, DeepSpeed's, Accelerate), in a file
+// that ends within kStallTailLines of it: a log that goes on is no stall at the launch.
+const LaunchEvidence* launcherNearTheEnd(const Incident& inc)
+{
+    for (const LaunchItem& l : inc.launch.launchers) {
+        if (l.given
+            || (l.id != QLatin1String("torchrun") && l.id != QLatin1String("deepspeed")
+                && l.id != QLatin1String("accelerate")))
+            continue;
+        for (const LaunchEvidence& e : l.evidence) {
+            if (e.file >= 0 && static_cast<size_t>(e.file) < inc.files.size()
+                && inc.files[static_cast<size_t>(e.file)].lines - e.line <= kStallTailLines)
+                return &e;
+        }
+    }
+    return nullptr;
+}
+
 } // namespace
 
 bool diagnoseStall(const Incident& inc, const Catalog& cat, Diagnosis& d)
@@ -43,7 +63,8 @@ bool diagnoseStall(const Incident& inc, const Catalog& cat, Diagnosis& d)
     {
         Init,
         AfterInit,
-        Benchmark
+        Benchmark,
+        Launch
     } phase;
     int file = -1;
     qint64 line = 0;
@@ -59,13 +80,20 @@ bool diagnoseStall(const Incident& inc, const Catalog& cat, Diagnosis& d)
         phase = Phase::Benchmark;
         file = inc.benchTableFile;
         line = inc.benchTableLine;
+    } else if (const LaunchEvidence* started = launcherNearTheEnd(inc);
+               started && inc.ncclInitFile < 0 && inc.ncclInitCompleteFile < 0) {
+        phase = Phase::Launch;
+        file = started->file;
+        line = started->line;
     } else {
         return false; // no NCCL setup, or the logs go on well past init: nothing tells where it stopped
     }
     const QString at =
         QStringLiteral("%1:%2").arg(inc.files[static_cast<size_t>(file)].displayPath).arg(line);
-    const int stall = stallEntry(
-        cat, phase == Phase::Init ? QLatin1String("nccl-init") : QLatin1String("nccl-first-collective"));
+    const int stall = stallEntry(cat,
+        phase == Phase::Init         ? QLatin1String("nccl-init")
+            : phase == Phase::Launch ? QLatin1String("launch")
+                                     : QLatin1String("nccl-first-collective"));
     switch (phase) {
     case Phase::Init:
         d.confidenceReasons << QStringLiteral("no line reports an error; NCCL's setup began at %1 and no "
@@ -89,6 +117,20 @@ bool diagnoseStall(const Incident& inc, const Catalog& cat, Diagnosis& d)
                 .arg(at)
                 .arg(inc.linesAfterInitComplete);
         break;
+    case Phase::Launch: {
+        const qint64 after = inc.files[static_cast<size_t>(file)].lines - line;
+        d.confidenceReasons << QStringLiteral("no line reports an error; a launcher started the job (%1), no "
+                                              "NCCL line follows, and the log ends %2 line(s) later")
+                                   .arg(at)
+                                   .arg(after);
+        d.headline =
+            QStringLiteral("No error line, and the log ends %1 line(s) after the launcher started the "
+                           "job (%2) with no NCCL line: the workers never got past rendezvous or "
+                           "process-group setup (or the log was cut there).")
+                .arg(after)
+                .arg(at);
+        break;
+    }
     case Phase::Benchmark:
         d.confidenceReasons << QStringLiteral("no line reports an error; the benchmark printed its results "
                                               "header (%1) and no result row")

@@ -369,10 +369,13 @@ std::optional<Signature> readEntry(const json& entry, const QString& fileName, c
     // line: it needs no pattern and no example.
     if (entry.contains("stall")) {
         s.stall = r.string("stall");
-        if (s.stall != QLatin1String("nccl-init") && s.stall != QLatin1String("nccl-first-collective"))
+        if (s.stall != QLatin1String("nccl-init") && s.stall != QLatin1String("nccl-first-collective")
+            && s.stall != QLatin1String("launch"))
             r.error(QStringLiteral("stall"),
-                QStringLiteral("must be 'nccl-init' (NCCL setup began, no Init COMPLETE) or "
-                               "'nccl-first-collective' (Init COMPLETE, no training step after it)"));
+                QStringLiteral(
+                    "must be 'nccl-init' (NCCL setup began, no Init COMPLETE), "
+                    "'nccl-first-collective' (Init COMPLETE, no training step after it) or 'launch' "
+                    "(a launcher started the job and the log ends before any NCCL line)"));
     }
     s.patterns = r.list("patterns", s.stall.isEmpty());
     for (int i = 0; i < s.patterns.size(); ++i) {
