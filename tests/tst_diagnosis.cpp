@@ -186,6 +186,31 @@ private Q_SLOTS:
         QVERIFY(rank2);
     }
 
+    // Two ranks time out at the same SeqNum in different collectives (nccl#1409: an RNG-state BROADCAST on
+    // rank 7, an ALLREDUCE on rank 3): the ranks desynchronised, which the variant says. The same collective
+    // on both is the plain timeout.
+    void watchdogAtOneSeqNumInTwoCollectives()
+    {
+        const auto line = [](int rank, const char* op, int numel) {
+            return QStringLiteral(
+                "[rank%1]:[E816 01:45:40.183009389 ProcessGroupNCCL.cpp:607] [Rank %1] Watchdog "
+                "caught collective operation timeout: WorkNCCL(SeqNum=80078, OpType=%2, "
+                "NumelIn=%3, NumelOut=%3, Timeout(ms)=600000) ran for 600026 milliseconds "
+                "before timing out.\n")
+                .arg(rank)
+                .arg(QLatin1String(op))
+                .arg(numel);
+        };
+        const Analysis desync = run({}, line(7, "BROADCAST", 5056) + line(3, "ALLREDUCE", 2106881));
+        QVERIFY(desync.currentAttempt());
+        QCOMPARE(sigId(desync, desync.currentAttempt()->diagnosis.signature),
+            QStringLiteral("pytorch-watchdog-collective-mismatch"));
+        const Analysis same = run({}, line(7, "ALLREDUCE", 2106881) + line(3, "ALLREDUCE", 2106881));
+        QVERIFY(same.currentAttempt());
+        QCOMPARE(sigId(same, same.currentAttempt()->diagnosis.signature),
+            QStringLiteral("pytorch-watchdog-timeout"));
+    }
+
     // torchrun's start-up notice and nothing after it (Qwen-VL#204: two nodes that never met): a hang before
     // NCCL's setup, at the rendezvous. Its "WARNING:torch.distributed.run:" header blames nothing. The same
     // head followed by a long run of output is a job that went on.

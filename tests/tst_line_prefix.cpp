@@ -169,6 +169,8 @@ private Q_SLOTS:
                "***"
             << "slurmstepd" << -1 << "gpu20-15" << -1
             << "error: *** STEP 9411285.0 ON gpu20-15 CANCELLED AT 2022-05-17T17:58:10 ***";
+        QTest::newRow("CANN's error code is no host") << "EE9999: Inner Error!"
+                                                      << "" << -1 << "" << -1 << "EE9999: Inner Error!";
         QTest::newRow("a bracket that is no banner")
             << "[note:see below] Caught signal 7"
             << "" << -1 << "" << -1 << "[note:see below] Caught signal 7";

@@ -5,6 +5,7 @@
 #include "diagnosis_parts.h"
 
 #include <algorithm>
+#include <map>
 #include <re2/re2.h>
 
 namespace rankscope::detail {
@@ -53,6 +54,42 @@ bool incidentMatches(const Incident& inc, const Catalog& cat, const QStringList&
     return false;
 }
 
+// Two watchdog timeouts at the same SeqNum of one process group that name different collectives (OpType or
+// element count): each rank is in a different call, so the ranks took different code paths. A SeqNum names a
+// call only within its group: a line that names no group is compared only with others that name none, and
+// only past the first few calls, where every new group's SeqNum 1 or 2 would meet by chance.
+QString mismatchedCollectives(const Incident& inc)
+{
+    static const RE2 watchdog(
+        R"((?:\[PG (?:ID )?(\d+)[^\]]*\] )?Watchdog caught collective operation timeout: )"
+        R"(WorkNCCL\(SeqNum=(\d+), OpType=(\w+)(?:, NumelIn=(\d+))?)");
+    struct Call
+    {
+        QString op;
+        int rank;
+    };
+    std::map<std::pair<std::string, long long>, Call> seen;
+    for (const LogEvent& e : inc.events) {
+        std::string pg, op, numel;
+        long long seq = 0;
+        if (!RE2::PartialMatch(e.text.toStdString(), watchdog, &pg, &seq, &op, &numel))
+            continue;
+        if (pg.empty() && seq < 10)
+            continue;
+        const QString call = QString::fromStdString(numel.empty() ? op : op + " of " + numel + " elements");
+        const auto [it, fresh] = seen.try_emplace({ pg, seq }, Call { call, e.rank });
+        if (!fresh && it->second.op != call)
+            return QStringLiteral("at SeqNum %1 %2 waits in %3 and %4 in %5")
+                .arg(seq)
+                .arg(it->second.rank >= 0 ? QStringLiteral("rank %1").arg(it->second.rank)
+                                          : QStringLiteral("one rank"))
+                .arg(it->second.op)
+                .arg(e.rank >= 0 ? QStringLiteral("rank %1").arg(e.rank) : QStringLiteral("another"))
+                .arg(call);
+    }
+    return {};
+}
+
 } // namespace
 
 int refineSignature(const Incident& inc, const Catalog& cat, const Diagnosis& d, QString* why)
@@ -92,6 +129,12 @@ int refineSignature(const Incident& inc, const Catalog& cat, const Diagnosis& d,
             if (had == w.env.end())
                 continue;
             reasons << QStringLiteral("the run had %1 set").arg(*had);
+        }
+        if (w.mismatchedCollectives) {
+            const QString mismatch = mismatchedCollectives(inc);
+            if (mismatch.isEmpty())
+                continue;
+            reasons << mismatch;
         }
         if (w.silentRank) {
             if (d.suspects.empty())

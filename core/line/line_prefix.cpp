@@ -417,6 +417,10 @@ LinePrefix parseLinePrefix(std::string_view line)
         if (named && !digit)
             digit = startsWith(s.substr(pos + 2), s.substr(0, pos)) && s.size() > 2 * pos + 2
                 && s[2 * pos + 2] == ':';
+        // CANN's error codes ("EE9999: Inner Error!", "EI0006: ...") are no host.
+        if (pos == 6 && s[0] == 'E' && s[1] >= 'A' && s[1] <= 'Z' && isDigit(s[2]) && isDigit(s[3])
+            && isDigit(s[4]) && isDigit(s[5]))
+            digit = false;
         if (digit && named) {
             p.pdshHost = s.substr(0, pos);
             // Slurm's daemons name their node after a dash ("slurmstepd-gpu20-15: error: ..."): the

@@ -441,6 +441,8 @@ std::optional<Signature> readEntry(const json& entry, const QString& fileName, c
                         r.checkPattern(QStringLiteral("when.initiating"), {}, s.when.initiating);
                 } else if (key == "silent_rank" && it->is_boolean()) {
                     s.when.silentRank = it->get<bool>();
+                } else if (key == "mismatched_collectives" && it->is_boolean()) {
+                    s.when.mismatchedCollectives = it->get<bool>();
                 } else if (key == "env" && it->is_array()) {
                     s.when.env = r.list(when, "env", true, QStringLiteral("when.env"));
                     static const QRegularExpression envRe(QStringLiteral("^[A-Z_][A-Z0-9_]*(=.+)?$"));
@@ -452,7 +454,8 @@ std::optional<Signature> readEntry(const json& entry, const QString& fileName, c
                 } else {
                     r.error(QStringLiteral("when"),
                         QStringLiteral("unknown condition '%1' (signatures: [ids], "
-                                       "initiating: RE2, silent_rank: bool, env: [NAME or NAME=VALUE])")
+                                       "initiating: RE2, silent_rank: bool, mismatched_collectives: bool, "
+                                       "env: [NAME or NAME=VALUE])")
                             .arg(qs(key)));
                 }
             }

@@ -52,6 +52,9 @@ struct RefineConditions
     QString initiating; // RE2 the initiating record (its line or a continuation line) must match
     std::shared_ptr<const re2::RE2> initiatingPattern;
     bool silentRank = false; // a rank the incident knows printed no failure while others timed out
+    // Two ranks' watchdog timeouts name different collectives (OpType or size) at the same SeqNum of one
+    // process group: the ranks called collectives in different orders.
+    bool mismatchedCollectives = false;
     // Variables the run had (Incident::envSettings): "NCCL_HOSTID" (set to anything) or
     // "NCCL_ALGO=CollNetDirect" (that value); one of them is enough.
     QStringList env;
