@@ -329,6 +329,22 @@ private Q_SLOTS:
         QCOMPARE(str(z.message), QByteArray("NET/OFI Initializing"));
     }
 
+    // The container runtime's log file (CRI, kubelet's /var/log/pods): clock, stream, and F or P before the
+    // line, in UTC or with an offset; the line's own indentation stays.
+    void containerRuntimeLogLine()
+    {
+        const auto str = [](std::string_view v) { return QByteArray(v.data(), qsizetype(v.size())); };
+        const LinePrefix f = parseLinePrefix(
+            "2024-05-01T10:00:00.123456789Z stderr F worker-0:12:40 [3] NCCL WARN Net : Connection closed");
+        QCOMPARE(str(f.ncclHost), QByteArray("worker-0"));
+        QCOMPARE(f.ncclDev, 3);
+        QVERIFY(f.stampBorrowed);
+        const LinePrefix t = parseLinePrefix(
+            "2016-10-06T00:17:09.669794203+08:00 stdout P   File \"/x/train.py\", line 9, in f");
+        QCOMPARE(t.stamp.zoneOffsetSeconds, 8 * 3600);
+        QCOMPARE(str(t.message), QByteArray("  File \"/x/train.py\", line 9, in f"));
+    }
+
     // oneCCL's header names the writing thread; its message starts at the level.
     void oneCclThreadIsRead()
     {

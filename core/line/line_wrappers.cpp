@@ -192,13 +192,19 @@ bool readCollectorClock(std::string_view s, LineWrappers& w, std::size_t& length
     else
         return false;
     const bool column = startsWith(s.substr(end), " | ");
-    if (!column && (s[end - 1] != 'Z' || end >= s.size() || s[end] != ' '))
+    // The container runtime's own log file (CRI, what kubelet keeps under /var/log/pods): the clock, the
+    // stream and F for a full line or P for a part of a longer one, "2024-05-01T10:00:00.123456789Z stdout F
+    // ".
+    const std::string_view after = s.substr(end);
+    const bool cri = startsWith(after, " stdout F ") || startsWith(after, " stderr F ")
+        || startsWith(after, " stdout P ") || startsWith(after, " stderr P ");
+    if (!column && !cri && (s[end - 1] != 'Z' || end >= s.size() || s[end] != ' '))
         return false;
     const ParsedStamp stamp = findTimestamp(s.substr(0, end));
     if (!stamp.found() || stamp.offset != 0 || stamp.length != static_cast<int>(end))
         return false;
     w.stamp = stamp;
-    length = end + (column ? 3 : 1);
+    length = end + (column ? 3 : cri ? 10 : 1);
     return true;
 }
 
