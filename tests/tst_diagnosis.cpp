@@ -630,6 +630,24 @@ private Q_SLOTS:
         QVERIFY(initiating(*a).time.inferred);
     }
 
+    // "ts" stamps every line; an interleaved paste puts a source line under "Traceback" before any frame
+    // shows that the clocks are a collector's. The indentation after the clock keeps the record going.
+    void clockedSourceLineBeforeTheFirstFrame()
+    {
+        const Analysis an = run({},
+            QStringLiteral(
+                "May 01 10:00:00 Traceback (most recent call last):\n"
+                "May 01 10:00:01     assert not total_norm.isnan(), (\n"
+                "May 01 10:00:02   File \"/x/pretrain.py\", line 101, in <module>\n"
+                "May 01 10:00:03 AssertionError: Rank 3: found NaN in local grad norm in backwards "
+                "pass. Device: 3, node: n1\n"));
+        const AttemptAnalysis* a = an.currentAttempt();
+        QVERIFY(a && a->diagnosis.failureFound);
+        QVERIFY2(
+            initiating(*a).text.contains(QLatin1String("AssertionError")), qPrintable(initiating(*a).text));
+        QCOMPARE(initiating(*a).lineCount, 4);
+    }
+
     // A paste cut above "Traceback (most recent call last):" under a logger's ERROR header: the first frame
     // opens the record, and the exception line heads it, not the frame.
     void tracebackCutAboveItsFirstLine()

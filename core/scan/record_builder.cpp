@@ -77,6 +77,23 @@ void RecordBuilder::stampSeen(const ParsedStamp& stamp, qint64 lineNo)
     m_lastStampLine = lineNo;
 }
 
+namespace {
+
+// "May 01 10:00:01     assert x": the line's own clock, then more than one space.
+bool indentedAfterClock(const LinePrefix& p)
+{
+    if (p.stamp.offset != 0 || p.stamp.length <= 0)
+        return false;
+    // The stamp's span may hold the space after it: count from the clock's last character.
+    std::size_t end = std::min(static_cast<std::size_t>(p.stamp.length), p.afterLauncher.size());
+    while (end > 0 && p.afterLauncher[end - 1] == ' ')
+        --end;
+    const std::string_view after = p.afterLauncher.substr(end);
+    return after.size() > 2 && ((after[0] == ' ' && after[1] == ' ') || after[0] == '\t' || after[1] == '\t');
+}
+
+} // namespace
+
 bool RecordBuilder::continueRecord(
     const LinePrefix& p, const LineClass& c, std::string_view text, qint64 lineNo)
 {
@@ -121,7 +138,11 @@ bool RecordBuilder::continueRecord(
     // A new message (its own stamp) ends the record, except inside torchrun's summary. A collector's
     // clock (kubectl --timestamps, a CI runner, journald) stamps every line, whoever wrote it and whether
     // or not it goes on a message: it says nothing here, and the record reads as in the bare log.
-    const bool newMessage = p.stamp.found() && !p.stampBorrowed && !p.collectorClock;
+    const bool clockIndented = indentedAfterClock(p);
+    // Inside a traceback, a clock followed by indentation stamps a frame or its source line: a collector
+    // that stamps every line ("ts"), seen before the file's first stamped frame says so.
+    const bool newMessage = p.stamp.found() && !p.stampBorrowed && !p.collectorClock
+        && !(rec.kind == Kind::Traceback && clockIndented);
     if (newMessage && rec.kind != Kind::ChildFailed) {
         m_open.erase(it);
         return false;
@@ -148,7 +169,7 @@ bool RecordBuilder::continueRecord(
         }
         break;
     case Kind::Traceback: {
-        const bool indented = !m.empty() && (m[0] == ' ' || m[0] == '\t');
+        const bool indented = (!m.empty() && (m[0] == ' ' || m[0] == '\t')) || clockIndented;
         // '  File "/x/distributed_c10d.py", line 842, in' and then "broadcast": a hard wrap cut the frame
         // before its function name (or its line number); the rest is no line of its own.
         if (rec.frameCut && !indented && !m.empty() && c.shape == LineShape::Plain) {
