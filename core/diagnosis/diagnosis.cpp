@@ -343,7 +343,8 @@ Diagnosis diagnose(const Incident& inc, const Catalog& cat, const DiagnoseOption
                        .arg(w.message.left(120));
         d.initiatingEvent = -1;
     }
-    if (d.initiatingEvent < 0 && diagnoseStall(inc, cat, d))
+    // Hosts set up differently explain a failure without an error line better than the phase it stopped in.
+    if (d.initiatingEvent < 0 && (diagnoseDivergence(inc, cat, d) || diagnoseStall(inc, cat, d)))
         return d;
     if (d.initiatingEvent < 0) {
         d.headline = QStringLiteral("No failure found: %1 file(s), %2 rank(s), no WARN or worse line.")
@@ -392,6 +393,7 @@ Diagnosis diagnose(const Incident& inc, const Catalog& cat, const DiagnoseOption
     render(inc, cat, options, d);
     rankHypotheses(inc, cat, d);
     fillTorchrunNotes(inc, d);
+    d.notes << setupDivergenceNotes(inc);
     judgeConfidence(inc, cat, cause, d);
     if (!how.isEmpty())
         d.confidenceReasons.push_back(how);

@@ -29,6 +29,12 @@ QHash<QString, RunSetting> runSettingsOf(const Incident& inc);
 // A hang without an error line: NCCL's setup began and no communicator completed it. Fills the headline
 // and the catalog's stall entry (Signature::stall); false when the incident shows no such stall.
 bool diagnoseStall(const Incident& inc, const Catalog& cat, Diagnosis& d);
+// Hosts whose NCCL setup differs (Incident::setupFacts): for each key with two or more groups, one note
+// ("network plugin differs between hosts: ... on A; ... on B"). With no failure line, the difference is the
+// lead: the headline, the catalog's entry for it (Signature::stall "host-divergence") and the line of the
+// host that differs from the most; true then.
+QStringList setupDivergenceNotes(const Incident& inc, int* file = nullptr, qint64* line = nullptr);
+bool diagnoseDivergence(const Incident& inc, const Catalog& cat, Diagnosis& d);
 // The event's record carries an NCCL return-code trail with an error ("graph/search.cc:749 -> 2").
 bool passesAnErrorUp(const LogEvent& e);
 // An NCCL WARN whose own words say something failed or was refused ("failed", "Invalid rank requested").

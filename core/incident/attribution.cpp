@@ -10,6 +10,7 @@
 #include <map>
 #include <tuple>
 #include <unordered_map>
+#include <utility>
 
 namespace rankscope {
 
@@ -498,6 +499,9 @@ void buildIncident(std::vector<FileScan>& scans, Incident& inc)
     Joiner j { scans, inc, {}, {}, {}, {}, {}, {}, {}, {} };
     j.readFacts();
     j.resolveFiles();
+    QHash<QString, bool> setupSeen; // "key\nhost" of inc.setupFacts (a later incident's own)
+    for (const SetupFact& f : inc.setupFacts)
+        setupSeen.insert(f.key + QLatin1Char('\n') + f.host, true);
     for (std::size_t i = 0; i < scans.size(); ++i) {
         if (scans[i].ncclInitSeen && inc.ncclInitFile < 0) {
             inc.ncclInitFile = fileBase + static_cast<int>(i);
@@ -521,6 +525,14 @@ void buildIncident(std::vector<FileScan>& scans, Incident& inc)
                 [&](const EnvSetting& k) { return k.name == e.name && k.value == e.value; });
             if (!known && inc.envSettings.size() < kMaxEnvSettings)
                 inc.envSettings.push_back({ e.name, e.value, fileBase + static_cast<int>(i), e.line });
+        }
+        // Each setup key once per host, where first seen: a job's hosts are compared on these.
+        for (const SetupFact& f : scans[i].setupFacts) {
+            if (inc.setupFacts.size() < kMaxIncidentSetupFacts
+                && !std::exchange(setupSeen[f.key + QLatin1Char('\n') + f.host], true)) {
+                inc.setupFacts.push_back(f);
+                inc.setupFacts.back().file = fileBase + static_cast<int>(i);
+            }
         }
         for (const StreamStats& st : scans[i].streams)
             inc.progressSeen = inc.progressSeen || !st.lastStep.isEmpty();

@@ -74,6 +74,19 @@ struct EnvSetting
     qint64 line = 0;
 };
 
+// How NCCL was set up on a host, as its INFO lines say: the NCCL build ("NCCL version 2.18.5+cuda12.2"), the
+// network plugin (NCCL's internal one, or an external libnccl-net.so) and the network it chose ("Using
+// network IB"). Hosts of one job that differ in one of them often hang or fail where they meet.
+struct SetupFact
+{
+    QString key; // "NCCL version", "network plugin", "network"
+    QString value; // as the line says it: "2.18.5+cuda12.2", "/opt/hpcx/.../libnccl-net.so", "IB"
+    QString group; // what is compared across hosts: the value, or "internal" / "external" for a plugin
+    QString host;
+    int file = -1;
+    qint64 line = 0;
+};
+
 struct NicUse
 {
     int index = -1; // NCCL's own [n] index in "NET/IB : Using"
@@ -177,6 +190,7 @@ struct Incident
     qint64 benchTableLine = 0; // that header's line
     bool progressSeen = false; // some stream printed a "step N" progress line: the job got past init
     std::vector<EnvSetting> envSettings; // each name and value once, where first seen
+    std::vector<SetupFact> setupFacts; // each key once per host, where first seen
     int firstWarn = -1; // index into events: the earliest WARN or worse overall
     std::vector<TorchrunFailure> torchrunFailures;
     LaunchInfo launch; // the launchers and the framework the logs show (or the user gave)

@@ -8,6 +8,7 @@
 #include "failure_words.h"
 #include "identity_facts.h"
 #include "literal_prefilter.h"
+#include "setup_facts.h"
 #include "severity_rules.h"
 #include "signature_catalog.h"
 #include "signature_matcher.h"
@@ -421,7 +422,8 @@ inline bool LineScanner::plainNcclLine(std::string_view text)
 inline bool LineScanner::plainInfoLine(std::string_view text, std::string_view message, int stream)
 {
     // An identity line or a "step N" progress line needs the full parse: one predicate with the facts.
-    if (!message.empty() && (mayStartIdentityLine(message[0]) || message[0] == 's'))
+    if (!message.empty()
+        && (mayStartIdentityLine(message[0]) || mayStartSetupLine(message[0]) || message[0] == 's'))
         return false;
     Q_ASSERT(stream >= 0 && static_cast<size_t>(stream) < m_out.streams.size());
     if (std::memchr(message.data(), '>', std::min<size_t>(message.size(), 164)))

@@ -129,6 +129,7 @@ private:
     // new process. Returns true when the line starts a new attempt.
     bool restartBefore(const LinePrefix& p);
     void readFacts(const LinePrefix& p, std::string_view text);
+    void readSetup(const LinePrefix& p);
     void readWrapperRank(const LinePrefix& p);
     // A failure line that matched no signature may have been hard-wrapped by the paste it came from
     // ("... trying to connect to (172.17.0.2" then ", 44737)."): the next line, when it starts nothing of

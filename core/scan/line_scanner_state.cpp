@@ -4,6 +4,7 @@
 #include "identity_facts.h"
 #include "line_scanner.h"
 #include "run_settings.h"
+#include "setup_facts.h"
 #include "text_util.h"
 
 namespace rankscope {
@@ -152,6 +153,20 @@ bool LineScanner::restartBefore(const LinePrefix& p)
     return true;
 }
 
+// The host's NCCL build, network plugin and network (setup_facts.h): each key once per host.
+void LineScanner::readSetup(const LinePrefix& p)
+{
+    SetupFact f;
+    if (p.ncclHost.empty() || !readSetupFact(p.message, f))
+        return;
+    f.host = QString::fromUtf8(p.ncclHost.data(), static_cast<qsizetype>(p.ncclHost.size()));
+    for (const SetupFact& known : m_out.setupFacts)
+        if (known.key == f.key && known.host == f.host)
+            return;
+    f.line = m_lineNo;
+    m_out.setupFacts.push_back(std::move(f));
+}
+
 void LineScanner::readFacts(const LinePrefix& p, std::string_view text)
 {
     if (p.rayPid >= 0)
@@ -174,6 +189,8 @@ void LineScanner::readFacts(const LinePrefix& p, std::string_view text)
         readNcclEnvLine(p.message, m_out.envSettings);
     for (size_t i = settings; i < m_out.envSettings.size(); ++i)
         m_out.envSettings[i].line = m_lineNo;
+    if (p.nccl == NcclLevel::Info && m_out.setupFacts.size() < kMaxSetupFacts)
+        readSetup(p);
     if (p.nccl != NcclLevel::Info && !testsHeader)
         return; // most lines: no fact to build (an IdentityFact holds QStrings)
     if (p.nccl == NcclLevel::Info) {

@@ -77,6 +77,7 @@ struct FileScan
     bool benchResultRow = false; // a result row followed it: the first collective completed
     std::vector<LaunchHit> launch; // the first line of each launcher and framework seen (launch_detect.h)
     std::vector<EnvSetting> envSettings; // variables the file shows set (run_settings.h); file unset
+    std::vector<SetupFact> setupFacts; // each key once per host (setup_facts.h); file unset
 };
 
 struct ScanContext
@@ -97,5 +98,7 @@ struct ScanContext
 inline constexpr qint64 kMaxLineBytes = 1 << 20; // longer lines are cut, with a marker
 inline constexpr int kMaxRecordLines = 400; // continuation lines kept per record
 inline constexpr size_t kMaxEnvSettings = 64; // variables kept per file (FileScan::envSettings)
+inline constexpr size_t kMaxSetupFacts = 64; // setup facts kept per file (FileScan::setupFacts)
+inline constexpr size_t kMaxIncidentSetupFacts = 3 * 4096; // three keys of 4,096 hosts
 
 } // namespace rankscope

@@ -370,12 +370,13 @@ std::optional<Signature> readEntry(const json& entry, const QString& fileName, c
     if (entry.contains("stall")) {
         s.stall = r.string("stall");
         if (s.stall != QLatin1String("nccl-init") && s.stall != QLatin1String("nccl-first-collective")
-            && s.stall != QLatin1String("launch"))
+            && s.stall != QLatin1String("launch") && s.stall != QLatin1String("host-divergence"))
             r.error(QStringLiteral("stall"),
                 QStringLiteral(
                     "must be 'nccl-init' (NCCL setup began, no Init COMPLETE), "
-                    "'nccl-first-collective' (Init COMPLETE, no training step after it) or 'launch' "
-                    "(a launcher started the job and the log ends before any NCCL line)"));
+                    "'nccl-first-collective' (Init COMPLETE, no training step after it), 'launch' "
+                    "(a launcher started the job and the log ends before any NCCL line) or 'host-divergence' "
+                    "(hosts of the job set NCCL up differently)"));
     }
     s.patterns = r.list("patterns", s.stall.isEmpty());
     for (int i = 0; i < s.patterns.size(); ++i) {

@@ -1,0 +1,70 @@
+// SPDX-License-Identifier: MIT
+#include "setup_facts.h"
+
+#include "text_util.h"
+
+namespace rankscope {
+
+namespace {
+
+QString text(std::string_view s)
+{
+    return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size())).trimmed();
+}
+
+// The network plugin NCCL loaded or fell back from. Wordings since NCCL 2.4: "NET/Plugin : No plugin found
+// (libnccl-net.so), using internal implementation", "NET/Plugin : Plugin load returned 2 : ...", "NET/Plugin:
+// Could not find: libnccl-net.so. Using internal network plugin.", "NET/Plugin: Loaded net plugin NCCL RDMA
+// Plugin (v6)", "NET/Plugin : Loaded net plugin AWS Libfabric (v7)", "Plugin Path : /opt/.../libnccl-net.so".
+bool readPlugin(std::string_view m, SetupFact& f)
+{
+    if (startsWith(m, "Plugin Path : ")) {
+        f.value = text(m.substr(14));
+        f.group = QStringLiteral("external");
+        f.key = QStringLiteral("network plugin");
+        return !f.value.isEmpty();
+    }
+    if (!startsWith(m, "NET/Plugin"))
+        return false;
+    constexpr std::string_view loaded = "Loaded net plugin ";
+    if (const std::size_t at = m.find(loaded); at != std::string_view::npos) {
+        f.value = text(m.substr(at + loaded.size()));
+        f.group = QStringLiteral("external");
+        f.key = QStringLiteral("network plugin");
+        return !f.value.isEmpty();
+    }
+    if (m.find("using internal implementation") != std::string_view::npos
+        || m.find("Using internal network plugin") != std::string_view::npos
+        || m.find("No plugin found") != std::string_view::npos) {
+        f.value = QStringLiteral("NCCL's internal network plugin (no libnccl-net.so found)");
+        f.group = QStringLiteral("internal");
+        f.key = QStringLiteral("network plugin");
+        return true;
+    }
+    return false;
+}
+
+} // namespace
+
+bool readSetupFact(std::string_view m, SetupFact& f)
+{
+    if (m.empty() || !mayStartSetupLine(m[0]))
+        return false;
+    if (startsWith(m, "NCCL version ")) {
+        // "NCCL version 2.18.5+cuda12.2": the build, up to the first space (a suffix may follow).
+        const std::string_view rest = m.substr(13);
+        f.key = QStringLiteral("NCCL version");
+        f.value = text(rest.substr(0, rest.find(' ')));
+        f.group = f.value;
+        return !f.value.isEmpty();
+    }
+    if (startsWith(m, "Using network ")) {
+        f.key = QStringLiteral("network");
+        f.value = text(m.substr(14));
+        f.group = f.value;
+        return !f.value.isEmpty();
+    }
+    return readPlugin(m, f);
+}
+
+} // namespace rankscope
