@@ -6,6 +6,7 @@
 #include "text_block.h"
 
 #include <QApplication>
+#include <QToolButton>
 #include <QtTest>
 
 using namespace rankscope;
@@ -67,6 +68,30 @@ private Q_SLOTS:
         QVERIFY2(tried(actions.last()), qPrintable(actions.join(QLatin1Char('\n'))));
         QVERIFY(actions.last().contains(QLatin1String("NCCL_P2P_DISABLE")));
         QVERIFY(!tried(actions.first()));
+    }
+
+    // A long fix shows its first sentences and a button for the rest, so the actions stay in view; the
+    // button shows the whole text.
+    void longFixIsFoldedToItsLead()
+    {
+        AnalysisRequest request;
+        request.logPaths = { QStringLiteral(
+            RANKSCOPE_TEST_DATA "/real-found/3303-h800-all-reduce-perf-g4-hang-nvls-disable") };
+        const Analysis a = analyze(request);
+        const AttemptAnalysis* at = a.currentAttempt();
+        QVERIFY(at && at->diagnosis.fix.size() > 600);
+        DiagnosisPane pane;
+        pane.setDiagnosis(&at->incident, &at->diagnosis, &a.catalog.catalog);
+        pane.show();
+        QTRY_VERIFY(pane.findChild<TextBlock*>(QStringLiteral("fixText")));
+        auto* fix = pane.findChild<TextBlock*>(QStringLiteral("fixText"));
+        auto* more = pane.findChild<QToolButton*>(QStringLiteral("wholeFix"));
+        QVERIFY(more);
+        QVERIFY(fix->text().size() < at->diagnosis.fix.size());
+        QVERIFY(at->diagnosis.fix.startsWith(fix->text().chopped(2)));
+        QCOMPARE(pane.fixText(), at->diagnosis.fix);
+        more->click();
+        QCOMPARE(fix->text(), at->diagnosis.fix);
     }
 
     // Real case 404: the collateral without a rank was two NCCL processes, not a launcher; the pane

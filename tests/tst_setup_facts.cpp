@@ -30,6 +30,10 @@ void SetupFactsTest::readsTheSetupLines_data()
         "NET/Plugin: Could not find: libnccl-net.so. Using internal network plugin.")
                                     << "network plugin"
                                     << "internal";
+    QTest::newRow("2.26 internal") << QByteArray(
+        "NET/Plugin: Could not find: libnccl-net.so. Using internal net plugin.")
+                                   << "network plugin"
+                                   << "internal";
     QTest::newRow("2.4 internal") << QByteArray(
         "NET/Plugin : No plugin found (libnccl-net.so), using internal implementation")
                                   << "network plugin"

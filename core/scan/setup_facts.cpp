@@ -13,9 +13,10 @@ QString text(std::string_view s)
 }
 
 // The network plugin NCCL loaded or fell back from. Wordings since NCCL 2.4: "NET/Plugin : No plugin found
-// (libnccl-net.so), using internal implementation", "NET/Plugin : Plugin load returned 2 : ...", "NET/Plugin:
-// Could not find: libnccl-net.so. Using internal network plugin.", "NET/Plugin: Loaded net plugin NCCL RDMA
-// Plugin (v6)", "NET/Plugin : Loaded net plugin AWS Libfabric (v7)", "Plugin Path : /opt/.../libnccl-net.so".
+// (libnccl-net.so), using internal implementation", "NET/Plugin: Could not find: libnccl-net.so. Using
+// internal network plugin." (2.19), "... Using internal net plugin." (2.26), "NET/Plugin: Loaded net plugin
+// NCCL RDMA Plugin (v6)", "NET/Plugin : Loaded net plugin AWS Libfabric (v7)", "Plugin Path :
+// /opt/.../libnccl-net.so".
 bool readPlugin(std::string_view m, SetupFact& f)
 {
     if (startsWith(m, "Plugin Path : ")) {
@@ -34,7 +35,8 @@ bool readPlugin(std::string_view m, SetupFact& f)
         return !f.value.isEmpty();
     }
     if (m.find("using internal implementation") != std::string_view::npos
-        || m.find("Using internal network plugin") != std::string_view::npos
+        || m.find("Using internal net")
+            != std::string_view::npos // "network plugin" (2.19), "net plugin" (2.26)
         || m.find("No plugin found") != std::string_view::npos) {
         f.value = QStringLiteral("NCCL's internal network plugin (no libnccl-net.so found)");
         f.group = QStringLiteral("internal");

@@ -74,6 +74,21 @@ QString confidenceHtml(const QString& level, const QString& reasons, const QPale
         .arg(c.text.name(), c.background.name(), level.toHtmlEscaped(), reasons.toHtmlEscaped());
 }
 
+// The fix's first sentences, up to about kFixLead characters, ending at a sentence's end ("… ."), or the
+// whole fix when it is short or has no such end.
+constexpr qsizetype kFixLead = 320;
+
+QString leadOf(const QString& fix)
+{
+    if (fix.size() <= kFixLead + kFixLead / 2)
+        return fix;
+    qsizetype end = -1;
+    for (qsizetype at = fix.indexOf(QLatin1String(". ")); at >= 0 && at < kFixLead;
+         at = fix.indexOf(QLatin1String(". "), at + 2))
+        end = at + 1;
+    return end > 0 ? fix.left(end) + QStringLiteral(" …") : fix;
+}
+
 } // namespace
 
 QString incidentKey(const Incident& inc, const Diagnosis& d)
@@ -287,6 +302,36 @@ QWidget* DiagnosisPane::section(const QString& title, QWidget* body)
     return box;
 }
 
+// A long fix (a paragraph of alternatives) would push the actions below the fold: its first sentences are
+// shown, the rest one click away.
+QWidget* DiagnosisPane::fixBody(const QString& fix)
+{
+    auto* fixLabel = plainLabel(fix);
+    fixLabel->setObjectName(QStringLiteral("fixText"));
+    const QString lead = leadOf(fix);
+    if (lead.size() == fix.size())
+        return fixLabel;
+    fixLabel->setText(lead);
+    auto* box = new QWidget;
+    auto* v = new QVBoxLayout(box);
+    v->setContentsMargins(0, 0, 0, 0);
+    v->setSpacing(2);
+    v->addWidget(fixLabel);
+    auto* more = new QToolButton;
+    more->setObjectName(QStringLiteral("wholeFix"));
+    more->setCheckable(true);
+    more->setAutoRaise(true);
+    more->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
+    more->setArrowType(Qt::RightArrow);
+    more->setText(tr("The whole fix"));
+    connect(more, &QToolButton::toggled, fixLabel, [more, fixLabel, fix, lead](bool on) {
+        fixLabel->setText(on ? fix : lead);
+        more->setArrowType(on ? Qt::DownArrow : Qt::RightArrow);
+    });
+    v->addWidget(more);
+    return box;
+}
+
 QWidget* DiagnosisPane::commandList(const QStringList& commands)
 {
     return makeCommandList(commands);
@@ -428,9 +473,7 @@ void DiagnosisPane::setDiagnosis(const Incident* inc, const Diagnosis* d, const 
         auto* h = columns->box();
         h->setContentsMargins(0, 0, 0, 0);
         h->setSpacing(16);
-        auto* fix = plainLabel(d->fix);
-        fix->setObjectName(QStringLiteral("fixText"));
-        h->addWidget(section(tr("Fix"), fix), 1, Qt::AlignTop);
+        h->addWidget(section(tr("Fix"), fixBody(d->fix)), 1, Qt::AlignTop);
         h->addWidget(section(tr("Verify (copy and run yourself)"), commandList(d->verify)), 1, Qt::AlignTop);
         m_layout->addWidget(columns);
         m_fix = d->fix;

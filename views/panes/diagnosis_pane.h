@@ -52,6 +52,7 @@ Q_SIGNALS:
 private:
     QWidget* section(const QString& title, QWidget* body);
     QWidget* commandList(const QStringList& commands);
+    QWidget* fixBody(const QString& fix);
     QWidget* checklist(const QStringList& items, const QString& key);
     // The actions in the job's idiom; each that another launcher or framework writes differently has a
     // button that shows those ways too.
