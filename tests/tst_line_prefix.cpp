@@ -345,6 +345,18 @@ private Q_SLOTS:
         QCOMPARE(str(t.message), QByteArray("  File \"/x/train.py\", line 9, in f"));
     }
 
+    // A Ray actor named with its rank (NeMo RL's workers) gives the line that rank.
+    void rayActorWithItsRank()
+    {
+        const LinePrefix p = parseLinePrefix(
+            "(MegatronPolicyWorker[rank=8] pid=3294808, ip=10.109.19.209) Fatal Python error: Aborted");
+        QCOMPARE(p.globalRank, 8);
+        QCOMPARE(p.rayPid, 3294808);
+        QCOMPARE(QByteArray(p.message.data(), qsizetype(p.message.size())),
+            QByteArray("Fatal Python error: Aborted"));
+        QCOMPARE(parseLinePrefix("(RayWorkerWrapper pid=11305) x").globalRank, -1);
+    }
+
     // oneCCL's header names the writing thread; its message starts at the level.
     void oneCclThreadIsRead()
     {

@@ -70,7 +70,8 @@ bool readRaySystemTag(std::string_view inner, LineWrappers& w)
     return false;
 }
 
-// Ray: "(RayWorkerWrapper pid=2376582) ", "(pid=767) ", "(Worker pid=509, ip=10.3.32.122) ".
+// Ray: "(RayWorkerWrapper pid=2376582) ", "(pid=767) ", "(Worker pid=509, ip=10.3.32.122) ",
+// "(MegatronPolicyWorker[rank=8] pid=3294808, ip=10.109.19.209) ".
 bool readRay(std::string_view s, LineWrappers& w, std::size_t& length)
 {
     if (s.size() < 7 || s[0] != '(')
@@ -94,6 +95,13 @@ bool readRay(std::string_view s, LineWrappers& w, std::size_t& length)
     w.pid = pid;
     if (at > 1)
         w.tag = inner.substr(0, at - 1);
+    // An actor named with its rank: "(MegatronPolicyWorker[rank=8] pid=3294808, ip=...)" (NeMo RL).
+    if (const std::size_t tagged = w.tag.find("[rank="); tagged != std::string_view::npos && w.rank < 0) {
+        std::size_t digits = tagged + 6;
+        const qint64 rank = readNumber(w.tag, digits);
+        if (rank >= 0 && digits < w.tag.size() && w.tag[digits] == ']')
+            w.rank = static_cast<int>(rank);
+    }
     length = close + 1;
     if (length < s.size() && s[length] == ' ')
         ++length;
