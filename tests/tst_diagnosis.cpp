@@ -205,6 +205,11 @@ private Q_SLOTS:
         QVERIFY(desync.currentAttempt());
         QCOMPARE(sigId(desync, desync.currentAttempt()->diagnosis.signature),
             QStringLiteral("pytorch-watchdog-collective-mismatch"));
+        // A pipeline's send and its receive share a SeqNum: no mismatch.
+        const Analysis pipeline = run({}, line(7, "SEND", 4096) + line(3, "RECV", 4096));
+        QVERIFY(pipeline.currentAttempt());
+        QCOMPARE(sigId(pipeline, pipeline.currentAttempt()->diagnosis.signature),
+            QStringLiteral("pytorch-watchdog-timeout"));
         const Analysis same = run({}, line(7, "ALLREDUCE", 2106881) + line(3, "ALLREDUCE", 2106881));
         QVERIFY(same.currentAttempt());
         QCOMPARE(sigId(same, same.currentAttempt()->diagnosis.signature),
