@@ -3,7 +3,8 @@
 // CI runner clock, srun's "3: ", OpenMPI's "[1,3]<stderr>:", a pdsh host, a Ray worker's prefix, docker
 // compose's "service-1  | ", kubectl's --prefix, torchrun's "[default3]:", journald's "host prog[pid]: ",
 // colour codes around each line (as ESC, as rsyslog's "#033", or with the ESC lost in a copy), indented
-// as a Markdown list item, quoted with "> ", or with CRLF line ends. The
+// as a Markdown list item, quoted with "> ", with CRLF line ends, in the container runtime's log format
+// ("<clock> stderr F "), or behind moreutils' ts clock. The
 // prefix peeling must give the same answer as the bare log: the same initiating line (its message) and the
 // same signature, or the same hang.
 #include <QDir>
@@ -57,7 +58,8 @@ void RealCasesWrappedTest::wrapped_data()
         QStringLiteral("mpi"), QStringLiteral("pdsh"), QStringLiteral("ray"), QStringLiteral("crlf"),
         QStringLiteral("ansi"), QStringLiteral("compose"), QStringLiteral("kubectl"),
         QStringLiteral("default"), QStringLiteral("syslog"), QStringLiteral("rsyslog-colour"),
-        QStringLiteral("lost-esc"), QStringLiteral("indent"), QStringLiteral("quote") };
+        QStringLiteral("lost-esc"), QStringLiteral("indent"), QStringLiteral("quote"), QStringLiteral("cri"),
+        QStringLiteral("ts") };
     for (const QString& c : QDir(kReal).entryList(QDir::Dirs | QDir::NoDotAndDotDot, QDir::Name)) {
         QStringList logs = QDir(kReal + QLatin1Char('/') + c).entryList(QDir::Files, QDir::Name);
         logs.removeAll(QStringLiteral("expected.json"));
@@ -116,6 +118,17 @@ void RealCasesWrappedTest::wrapped()
         { QStringLiteral("indent"),
             [](int, const QByteArray& l) -> QByteArray { return l.trimmed().isEmpty() ? l : "    " + l; } },
         { QStringLiteral("quote"), [](int, const QByteArray& l) -> QByteArray { return "> " + l; } },
+        // The container runtime's own log file (kubelet's /var/log/pods): clock, stream, F for a whole line.
+        { QStringLiteral("cri"),
+            [](int i, const QByteArray& l) -> QByteArray {
+                return QByteArray("2024-05-01T10:00:") + QByteArray::number(10 + i % 50)
+                    + ".123456789Z stderr F " + l;
+            } },
+        // moreutils' ts: a clock without a year or host before every line.
+        { QStringLiteral("ts"),
+            [](int i, const QByteArray& l) -> QByteArray {
+                return QByteArray("May 01 10:00:") + QByteArray::number(10 + i % 50) + ' ' + l;
+            } },
     };
     QFile in(log);
     QVERIFY(in.open(QIODevice::ReadOnly));

@@ -16,6 +16,7 @@ private Q_SLOTS:
     void shellLines();
     void ncclEnvLine();
     void incidentKeepsWhereEachWasSet();
+    void verifyThatRerunsWhatTheRunHadGoesLast();
 };
 
 void RunSettingsTest::shellLines_data()
@@ -81,6 +82,22 @@ void RunSettingsTest::incidentKeepsWhereEachWasSet()
     QCOMPARE(s[2].name, QStringLiteral("NCCL_IB_HCA"));
     QCOMPARE(s[2].value, QStringLiteral("mlx5_1"));
     QCOMPARE(s[2].line, qint64(3));
+}
+
+// Real case 3303: the hang's first check reruns nccl-tests with NCCL_P2P_DISABLE=1, which the run already
+// had; it is shown after the checks that say something new.
+void RunSettingsTest::verifyThatRerunsWhatTheRunHadGoesLast()
+{
+    AnalysisRequest r;
+    r.logPaths = { QStringLiteral(
+        RANKSCOPE_TEST_DATA "/real-found/3303-h800-all-reduce-perf-g4-hang-nvls-disable") };
+    const Analysis a = analyze(r);
+    QVERIFY(a.currentAttempt());
+    const QStringList verify = a.currentAttempt()->diagnosis.verify;
+    QVERIFY2(verify.size() >= 2, qPrintable(verify.join(QLatin1Char('\n'))));
+    QVERIFY2(!verify.first().startsWith(QLatin1String("NCCL_P2P_DISABLE=1")),
+        qPrintable(verify.join(QLatin1Char('\n'))));
+    QVERIFY(verify.last().startsWith(QLatin1String("NCCL_P2P_DISABLE=1")));
 }
 
 QTEST_GUILESS_MAIN(RunSettingsTest)

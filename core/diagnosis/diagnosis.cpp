@@ -17,6 +17,28 @@ using namespace detail;
 
 namespace detail {
 
+namespace {
+
+// The command starts with a variable the run already had with that value ("NCCL_P2P_DISABLE=1 NCCL_DEBUG=INFO
+// ./all_reduce_perf ..." in a run started with NCCL_P2P_DISABLE=1): an experiment the run already made.
+bool setsWhatTheRunHad(const QString& command, const RenderContext& ctx)
+{
+    static const QRegularExpression assignment(QStringLiteral(R"(^(?:env )?((?:[A-Z_][A-Z0-9_]*=\S+ )+))"));
+    const QRegularExpressionMatch m = assignment.match(command);
+    if (!m.hasMatch())
+        return false;
+    for (const QString& a : m.captured(1).split(QLatin1Char(' '), Qt::SkipEmptyParts)) {
+        const qsizetype eq = a.indexOf(QLatin1Char('='));
+        const auto had = ctx.runSettings.constFind(a.left(eq));
+        if (had != ctx.runSettings.constEnd() && had->value == a.mid(eq + 1)
+            && a.left(eq) != QLatin1String("NCCL_DEBUG"))
+            return true;
+    }
+    return false;
+}
+
+} // namespace
+
 void renderSignatureTexts(const Signature& sig, const RenderContext& ctx, Diagnosis& d)
 {
     // What the reader sees never holds a blank: a sentence or command that needs a value this incident
@@ -25,10 +47,14 @@ void renderSignatureTexts(const Signature& sig, const RenderContext& ctx, Diagno
     d.summary = renderProse(withoutUnknownPlaces(sig.summary, ctx), ctx);
     if (d.summary.isEmpty())
         d.summary = sig.title;
+    QStringList tried; // a check that only reruns what the run already did says nothing new: shown last
     for (const QString& v : sig.verify) {
-        if (canRender(v, ctx))
-            d.verify.push_back(renderCommand(v, ctx));
+        if (!canRender(v, ctx))
+            continue;
+        const QString command = renderCommand(v, ctx);
+        (setsWhatTheRunHad(command, ctx) ? tried : d.verify).push_back(command);
     }
+    d.verify << tried;
     for (const QString& v : sig.evidenceCommands) {
         if (canRender(v, ctx))
             d.evidenceCommands.push_back(renderCommand(v, ctx));
