@@ -306,10 +306,11 @@ void LineScanner::line(std::string_view raw, qint64 offset, bool cut)
         return;
     }
 
-    // A frame behind a logger's header at ERROR (vLLM's and Ray's workers print every line of a traceback
-    // so) with no record open: the paste began below "Traceback (most recent call last):". The frame opens
-    // the traceback's record, so the exception line under it heads it, not the frame.
-    if (frame && c.severity >= Severity::Error && c.shape == LineShape::Plain)
+    // A frame with no record open: the paste began below "Traceback (most recent call last):" (or a logger
+    // prints every line of a traceback behind its own header, as vLLM's and Ray's workers do at ERROR). The
+    // frame opens the traceback's record, so the frames above the exception stay with it and the exception
+    // line heads it; a record that never gets one stays at the frame's own level, no failure.
+    if (frame && c.shape == LineShape::Plain)
         c.shape = LineShape::TracebackStart;
     ++st.counts[static_cast<size_t>(c.severity)];
     if (frameSource)
