@@ -80,7 +80,10 @@ QString mismatchedCollectives(const Incident& inc)
         // collectives are compared (a coalesced batch names no single call either).
         if (op == "SEND" || op.rfind("RECV", 0) == 0 || op == "COALESCED")
             continue;
-        const QString call = QString::fromStdString(numel.empty() ? op : op + " of " + numel + " elements");
+        const QString call = numel.empty()
+            ? QString::fromStdString(op)
+            : QStringLiteral("%1 of %2 elements")
+                  .arg(QString::fromStdString(op), QString::fromStdString(numel));
         const auto [it, fresh] = seen.try_emplace({ pg, seq }, Call { call, e.rank });
         if (!fresh && it->second.op != call)
             return QStringLiteral("at SeqNum %1 %2 waits in %3 and %4 in %5")
