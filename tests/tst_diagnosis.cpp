@@ -216,6 +216,29 @@ private Q_SLOTS:
             QStringLiteral("pytorch-watchdog-timeout"));
     }
 
+    // An NCCL WARN in a wording no entry knows gets the advice for the part of NCCL that printed it (the
+    // file in the line), said so; a line an entry knows keeps that entry.
+    void unknownNcclWarnGetsItsSubsystemsAdvice()
+    {
+        const Analysis unknown = run({},
+            QStringLiteral(
+                "node1:12:40 [0] transport/net_ib.cc:1077 NCCL WARN NET/IB : qp 3 got an unexpected "
+                "state transition\n"));
+        const AttemptAnalysis* a = unknown.currentAttempt();
+        QVERIFY(a && a->diagnosis.failureFound);
+        QCOMPARE(sigId(unknown, a->diagnosis.signature), QStringLiteral("nccl-hint-net-ib"));
+        QVERIFY(a->diagnosis.confidenceReasons.join(QLatin1Char(' '))
+                    .contains(QLatin1String("no entry knows this wording")));
+        QVERIFY(a->diagnosis.fix.contains(QLatin1String("NCCL_IB_DISABLE=1")));
+        const Analysis known = run({},
+            QStringLiteral(
+                "node1:12:40 [0] transport/net_ib.cc:1077 NCCL WARN NET/IB : Got completion from peer "
+                "10.0.0.2<4000> with error 12, opcode 0, len 0, vendor err 129\n"));
+        QVERIFY(known.currentAttempt());
+        QCOMPARE(sigId(known, known.currentAttempt()->diagnosis.signature),
+            QStringLiteral("nccl-ib-completion-retry-exceeded"));
+    }
+
     // torchrun's start-up notice and nothing after it (Qwen-VL#204: two nodes that never met): a hang before
     // NCCL's setup, at the rendezvous. Its "WARNING:torch.distributed.run:" header blames nothing. The same
     // head followed by a long run of output is a job that went on.

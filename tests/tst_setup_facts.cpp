@@ -41,6 +41,10 @@ void SetupFactsTest::readsTheSetupLines_data()
     QTest::newRow("loaded") << QByteArray("NET/Plugin: Loaded net plugin NCCL RDMA Plugin (v6)")
                             << "network plugin"
                             << "external";
+    QTest::newRow("2.27 external") << QByteArray(
+        "NET/Plugin: Successfully loaded external network plugin /opt/amazon/ofi-nccl/lib/libnccl-net.so")
+                                   << "network plugin"
+                                   << "external";
     QTest::newRow("path") << QByteArray("Plugin Path : /opt/hpcx/nccl_rdma_sharp_plugin/lib/libnccl-net.so")
                           << "network plugin"
                           << "external";

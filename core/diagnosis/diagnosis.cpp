@@ -9,6 +9,7 @@
 #include <QRegularExpression>
 #include <algorithm>
 #include <map>
+#include <re2/re2.h>
 #include <set>
 
 namespace rankscope {
@@ -38,6 +39,33 @@ bool setsWhatTheRunHad(const QString& command, const RenderContext& ctx)
 }
 
 } // namespace
+
+int hintFor(const Incident& inc, const Catalog& cat, Diagnosis& d, QString* how)
+{
+    const LogEvent& e = inc.events[static_cast<size_t>(d.initiatingEvent)];
+    std::vector<std::string> lines { e.text.toStdString() };
+    for (const QString& line : e.continuation)
+        lines.push_back(line.toStdString());
+    for (int s = 0; s < static_cast<int>(cat.signatures.size()); ++s) {
+        const Signature& sig = cat.signatures[static_cast<size_t>(s)];
+        if (!sig.hint)
+            continue;
+        for (const auto& re : sig.compiledPatterns) {
+            for (const std::string& line : lines) {
+                if (!re || !RE2::PartialMatch(line, *re))
+                    continue;
+                d.signatureEvent = d.initiatingEvent;
+                const QString said = QStringLiteral("no entry knows this wording; the advice is for the part "
+                                                    "of the library that printed it (%1)")
+                                         .arg(sig.id);
+                if (how)
+                    *how = how->isEmpty() ? said : *how + QStringLiteral("; ") + said;
+                return s;
+            }
+        }
+    }
+    return -1;
+}
 
 void renderSignatureTexts(const Signature& sig, const RenderContext& ctx, Diagnosis& d)
 {
@@ -413,6 +441,8 @@ Diagnosis diagnose(const Incident& inc, const Catalog& cat, const DiagnoseOption
                            "right after it, names it")
                 .arg(x.line);
     }
+    if (d.signature < 0)
+        d.signature = hintFor(inc, cat, d, &how);
     QString variant;
     d.signature = refineSignature(inc, cat, d, &variant);
     fillCollateral(inc, cat, d);

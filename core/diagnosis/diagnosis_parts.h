@@ -35,6 +35,9 @@ bool diagnoseStall(const Incident& inc, const Catalog& cat, Diagnosis& d);
 // host that differs from the most; true then.
 QStringList setupDivergenceNotes(const Incident& inc, int* file = nullptr, qint64* line = nullptr);
 bool diagnoseDivergence(const Incident& inc, const Catalog& cat, Diagnosis& d);
+// An entry marked hint (Signature::hint) whose pattern the initiating record matches, for a line no entry
+// knows: its advice is for the part of the library that printed it; -1 when none. Sets `how`.
+int hintFor(const Incident& inc, const Catalog& cat, Diagnosis& d, QString* how);
 // The event's record carries an NCCL return-code trail with an error ("graph/search.cc:749 -> 2").
 bool passesAnErrorUp(const LogEvent& e);
 // An NCCL WARN whose own words say something failed or was refused ("failed", "Invalid rank requested").

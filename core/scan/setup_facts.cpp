@@ -27,6 +27,14 @@ bool readPlugin(std::string_view m, SetupFact& f)
     }
     if (!startsWith(m, "NET/Plugin"))
         return false;
+    // NCCL 2.27+: "NET/Plugin: Successfully loaded external network plugin /path/libnccl-net.so".
+    constexpr std::string_view external = "loaded external network plugin ";
+    if (const std::size_t at = m.find(external); at != std::string_view::npos) {
+        f.value = text(m.substr(at + external.size()));
+        f.group = QStringLiteral("external");
+        f.key = QStringLiteral("network plugin");
+        return !f.value.isEmpty();
+    }
     constexpr std::string_view loaded = "Loaded net plugin ";
     if (const std::size_t at = m.find(loaded); at != std::string_view::npos) {
         f.value = text(m.substr(at + loaded.size()));

@@ -91,6 +91,9 @@ struct Signature
     std::vector<FingerprintStep> fingerprint;
     // A catch-all ("Cuda failure '...'"): any other entry of the same role that matches the line wins.
     bool fallback = false;
+    // Advice for a part of a library rather than a wording ("an NCCL WARN from transport/net_ib.cc"): it
+    // never matches a line in the scan; the diagnosis shows it when the initiating line matches no entry.
+    bool hint = false;
     // A variant of another entry told apart by the rest of the incident: when the initiating event matched
     // `refines` and `when` holds, the diagnosis shows this entry's summary, fix and checks instead.
     QString refines;

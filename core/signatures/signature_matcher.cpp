@@ -22,8 +22,8 @@ struct SignatureMatcher::Impl
     std::vector<int> patternLocal; // pattern -> index within the signature's patterns
     std::vector<SignatureRole> roles; // signature -> role
     std::vector<bool> fallback; // signature -> Signature::fallback
-    std::vector<bool>
-        variant; // signature -> has Signature::refines: chosen by the diagnosis, never by a line
+    // signature -> Signature::refines or Signature::hint: chosen by the diagnosis, never by a line
+    std::vector<bool> variant;
     std::unique_ptr<RE2::Set> set;
     std::vector<std::string> patterns; // in Set order
     LiteralPrefilter literals;
@@ -148,7 +148,7 @@ SignatureMatcher::SignatureMatcher(const Catalog& catalog, MatcherOptions matche
         const Signature& sig = catalog.signatures[s];
         d->roles.push_back(sig.role);
         d->fallback.push_back(sig.fallback);
-        d->variant.push_back(!sig.refines.isEmpty());
+        d->variant.push_back(!sig.refines.isEmpty() || sig.hint); // chosen by the diagnosis, never by a line
         for (int p = 0; p < sig.patterns.size(); ++p) {
             const std::string pattern = sig.patterns[p].toStdString();
             // The catalog compiled it already, with these same options.
