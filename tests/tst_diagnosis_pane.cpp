@@ -62,8 +62,8 @@ private Q_SLOTS:
         pane.setDiagnosis(&at->incident, &at->diagnosis, &a.catalog.catalog);
         const QStringList actions = pane.actionTexts();
         QVERIFY2(actions.size() >= 2, qPrintable(actions.join(QLatin1Char('\n'))));
-        const auto tried = [](const QString& a) {
-            return a.contains(QLatin1String("Already set in this run"));
+        const auto tried = [](const QString& text) {
+            return text.contains(QLatin1String("Already set in this run"));
         };
         QVERIFY2(tried(actions.last()), qPrintable(actions.join(QLatin1Char('\n'))));
         QVERIFY(actions.last().contains(QLatin1String("NCCL_P2P_DISABLE")));

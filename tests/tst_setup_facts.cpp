@@ -62,7 +62,8 @@ void SetupFactsTest::readsTheSetupLines()
     QFETCH(QString, key);
     QFETCH(QString, group);
     SetupFact f;
-    const bool found = readSetupFact(std::string_view(message.constData(), message.size()), f);
+    const bool found =
+        readSetupFact(std::string_view(message.constData(), static_cast<std::size_t>(message.size())), f);
     QCOMPARE(found, !key.isEmpty());
     QCOMPARE(f.key, key);
     QCOMPARE(f.group, group);
