@@ -11,6 +11,18 @@
 
 using namespace rankscope;
 
+namespace {
+
+// A real case's folder under tests/data/real-found, analysed as the window would.
+Analysis analyzeRealCase(const char* folder)
+{
+    AnalysisRequest request;
+    request.logPaths = { QStringLiteral(RANKSCOPE_TEST_DATA "/real-found/") + QLatin1String(folder) };
+    return analyze(request);
+}
+
+} // namespace
+
 class TestDiagnosisPane : public QObject
 {
     Q_OBJECT
@@ -52,10 +64,7 @@ private Q_SLOTS:
     // lists that action last, with the line that set it, as the CLI and the JSON report do.
     void listsWhatTheRunAlreadyTriedLast()
     {
-        AnalysisRequest request;
-        request.logPaths = { QStringLiteral(
-            RANKSCOPE_TEST_DATA "/real-found/3303-h800-all-reduce-perf-g4-hang-nvls-disable") };
-        const Analysis a = analyze(request);
+        const Analysis a = analyzeRealCase("3303-h800-all-reduce-perf-g4-hang-nvls-disable");
         const AttemptAnalysis* at = a.currentAttempt();
         QVERIFY(at && at->diagnosis.signature >= 0);
         DiagnosisPane pane;
@@ -74,10 +83,7 @@ private Q_SLOTS:
     // button shows the whole text.
     void longFixIsFoldedToItsLead()
     {
-        AnalysisRequest request;
-        request.logPaths = { QStringLiteral(
-            RANKSCOPE_TEST_DATA "/real-found/3303-h800-all-reduce-perf-g4-hang-nvls-disable") };
-        const Analysis a = analyze(request);
+        const Analysis a = analyzeRealCase("3303-h800-all-reduce-perf-g4-hang-nvls-disable");
         const AttemptAnalysis* at = a.currentAttempt();
         QVERIFY(at && at->diagnosis.fix.size() > 600);
         DiagnosisPane pane;
@@ -98,10 +104,7 @@ private Q_SLOTS:
     // names them by pid and host, as the reports do.
     void namesRanklessCollateralByItsWriter()
     {
-        AnalysisRequest request;
-        request.logPaths = { QStringLiteral(
-            RANKSCOPE_TEST_DATA "/real-found/404-mpirun-five-h100-ib-error-4-vendor-81-ipv6-gid-acs") };
-        const Analysis a = analyze(request);
+        const Analysis a = analyzeRealCase("404-mpirun-five-h100-ib-error-4-vendor-81-ipv6-gid-acs");
         const AttemptAnalysis* at = a.currentAttempt();
         QVERIFY(at);
         DiagnosisPane pane;

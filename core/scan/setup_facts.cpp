@@ -19,36 +19,31 @@ QString text(std::string_view s)
 // /opt/.../libnccl-net.so".
 bool readPlugin(std::string_view m, SetupFact& f)
 {
-    if (startsWith(m, "Plugin Path : ")) {
-        f.value = text(m.substr(14));
-        f.group = QStringLiteral("external");
-        f.key = QStringLiteral("network plugin");
-        return !f.value.isEmpty();
-    }
-    if (!startsWith(m, "NET/Plugin"))
+    // What follows the marker names the plugin: a path, or the plugin's own name (NCCL 2.27+ "Successfully
+    // loaded external network plugin /path/libnccl-net.so", earlier "Loaded net plugin AWS Libfabric (v7)").
+    std::string_view named;
+    if (startsWith(m, "Plugin Path : "))
+        named = m.substr(14);
+    else if (!startsWith(m, "NET/Plugin"))
         return false;
-    // NCCL 2.27+: "NET/Plugin: Successfully loaded external network plugin /path/libnccl-net.so".
-    constexpr std::string_view external = "loaded external network plugin ";
-    if (const std::size_t at = m.find(external); at != std::string_view::npos) {
-        f.value = text(m.substr(at + external.size()));
-        f.group = QStringLiteral("external");
-        f.key = QStringLiteral("network plugin");
-        return !f.value.isEmpty();
+    for (const std::string_view marker :
+        { std::string_view("loaded external network plugin "), std::string_view("Loaded net plugin ") }) {
+        if (const std::size_t at = m.find(marker); named.empty() && at != std::string_view::npos)
+            named = m.substr(at + marker.size());
     }
-    constexpr std::string_view loaded = "Loaded net plugin ";
-    if (const std::size_t at = m.find(loaded); at != std::string_view::npos) {
-        f.value = text(m.substr(at + loaded.size()));
-        f.group = QStringLiteral("external");
+    if (!named.empty()) {
         f.key = QStringLiteral("network plugin");
+        f.value = text(named);
+        f.group = QStringLiteral("external");
         return !f.value.isEmpty();
     }
     if (m.find("using internal implementation") != std::string_view::npos
         || m.find("Using internal net")
             != std::string_view::npos // "network plugin" (2.19), "net plugin" (2.26)
         || m.find("No plugin found") != std::string_view::npos) {
+        f.key = QStringLiteral("network plugin");
         f.value = QStringLiteral("NCCL's internal network plugin (no libnccl-net.so found)");
         f.group = QStringLiteral("internal");
-        f.key = QStringLiteral("network plugin");
         return true;
     }
     return false;
