@@ -641,6 +641,86 @@ private Q_SLOTS:
         QCOMPARE(initiating(*k).line, qint64(1));
     }
 
+    // Huawei CANN's error report under torch_npu's error line: the lines that lead with an error code are the
+    // runtime's own account, as "Last error:" quotes NCCL. "EE9999: Inner Error!" is only the title of the
+    // lines under it; the first code line that says more heads the failure (vllm-ascend#672).
+    void cannRuntimeReportHeadsTheChain()
+    {
+        const Analysis an = run({},
+            QStringLiteral("[rank0]: [ERROR] 2025-04-27-03:11:08 (PID:540988, Device:0, RankID:0) ERR02200 "
+                           "DIST call hccl "
+                           "api failed.\n"
+                           "[rank0]: EE9999: Inner Error!\n"
+                           "[rank0]: EE9999: [PID: 540988] 2025-04-27-03:11:08.089.335 get error: phyid:1 "
+                           "realDeviceId:1 is "
+                           "err:0x7010003[FUNC:GetDeviceIndexByPhyId][FILE:api_error.cc][LINE:1918]\n"));
+        const AttemptAnalysis* a = an.currentAttempt();
+        QVERIFY(a && a->diagnosis.failureFound);
+        QCOMPARE(initiating(*a).line, qint64(3));
+        QCOMPARE(initiating(*a).pid, qint64(540988));
+        QCOMPARE(sigId(an, a->diagnosis.signature), QStringLiteral("cann-device-index-by-phyid-failed"));
+        // Without the code lines, torch_npu's own line is the failure.
+        const Analysis alone = run({},
+            QStringLiteral(
+                "[rank0]: [ERROR] 2025-04-27-03:11:08 (PID:540988, Device:0, RankID:0) ERR02200 DIST "
+                "call hccl api failed.\n"
+                "[rank0]: EE9999: Inner Error!\n"));
+        const AttemptAnalysis* b = alone.currentAttempt();
+        QVERIFY(b && b->diagnosis.failureFound);
+        QCOMPARE(initiating(*b).line, qint64(1));
+    }
+
+    // A title that names no failure (HCCL's "____LINK_ERROR_INFO____" above its table) gives way to the cause
+    // further down its unbroken run of lines, not only on the very next line.
+    void titleGivesWayToTheCauseInItsRun()
+    {
+        const QString head = QStringLiteral("[ERROR] HCCL(23457,all_reduce_test):2023-10-16-08:41:56.291.");
+        const Analysis an = run({},
+            head + QStringLiteral("748 [comm_base.cc:967][23468]   ______LINK_ERROR_INFO______\n") + head
+                + QStringLiteral("771 [comm_base.cc:968][23468]   |  comm error, device[0] num[1]\n") + head
+                + QStringLiteral(
+                    "777 [comm_base.cc:969][23468]   |  dest_ip(rank_id)  |  src_ip(rank_id)   |   "
+                    "Role   |   Status   |\n")
+                + head
+                + QStringLiteral("797 [comm_base.cc:1018][23468]   |  192.168.100.100(1)   |   "
+                                 "192.168.100.101(0)   |  server  | no connect |\n"));
+        const AttemptAnalysis* a = an.currentAttempt();
+        QVERIFY(a && a->diagnosis.failureFound);
+        QCOMPARE(initiating(*a).line, qint64(4));
+        QCOMPARE(sigId(an, a->diagnosis.signature), QStringLiteral("hccl-link-no-connect"));
+    }
+
+    // PyTorch's desync report (TORCH_NCCL_DESYNC_DEBUG) names the rank the others waited for: it is a
+    // suspect, not a rank that failed (pytorch#152623).
+    void desyncReportNamesTheLaggingRank()
+    {
+        const Analysis an = run({},
+            QStringLiteral(
+                "[rank0]:[E515 18:36:47.341808597 ProcessGroupNCCL.cpp:632] [Rank 0] Watchdog caught "
+                "collective "
+                "operation timeout: WorkNCCL(SeqNum=241, OpType=ALLREDUCE, NumelIn=6, NumelOut=6, "
+                "Timeout(ms)=600000) ran for 600086 milliseconds before timing out.\n"
+                "[rank0]:[E515 18:36:47.343377708 ProcessGroupNCCL.cpp:1937] Rank 0\n"
+                "         - [0] Timeout at collective: ALLREDUCE, #315\n"
+                "         - To our best knowledge, the lagging/dead/mismatched ranks that caused the desync "
+                "are:\n"
+                "             [7] finished collective #182, but didn't join collective #183 (count from 1)\n"
+                "         - Snapshot of ranks' latest states:\n"
+                "           #315 started ranks:\n"
+                "             [0, 1, 2] started ALLREDUCE\n"));
+        const AttemptAnalysis* a = an.currentAttempt();
+        QVERIFY(a && a->diagnosis.failureFound);
+        QCOMPARE(initiating(*a).line, qint64(1));
+        const auto& suspects = a->diagnosis.suspects;
+        const auto seven =
+            std::find_if(suspects.begin(), suspects.end(), [](const Suspect& s) { return s.rank == 7; });
+        QVERIFY(seven != suspects.end());
+        QVERIFY2(seven->reason.contains(QLatin1String("#183")), qPrintable(seven->reason));
+        // Rank 7 wrote none of these lines: no failure is put on it.
+        for (const CollateralGroup& g : a->diagnosis.collateral)
+            QVERIFY2(!g.ranks.contains(u'7'), qPrintable(g.ranks));
+    }
+
     // An unstamped exception line above the stamped warning it caused, in one paste: the warning's clock is
     // the only time either has, and the order of writing decides, not the milder level.
     void inferredTimeKeepsTheFileOrder()

@@ -230,6 +230,16 @@ private Q_SLOTS:
         QCOMPARE(
             kindsOf("gpu-worker3:4288:4521 [1] NCCL INFO Connected all rings") & bit(LaunchKind::Kubernetes),
             0u);
+        // OpenMPI's tag behind --timestamp-output's clock is mpirun's (NVIDIA/nccl#957); horovodrun's Gloo
+        // launcher tags "[13]<stderr>:" without a job number, and it is no mpirun.
+        QVERIFY(kindsOf("Fri Aug 11 12:31:45 2023[1,0]<stdout>:tomte401:1850301:1881341 [0] transport.cc:154 "
+                        "NCCL WARN Cuda failure 'invalid argument'")
+            & bit(LaunchKind::Mpirun));
+        QCOMPARE(
+            kindsOf("Tue Nov 10 10:05:04 2020[13]<stderr>:terminate called after throwing an instance of "
+                    "'gloo::EnforceNotMet'")
+                & bit(LaunchKind::Mpirun),
+            0u);
         // A plain NCCL log (nccl-tests; NVIDIA/nccl-tests#166) shows no framework and no launcher.
         const Incident plain =
             analyzed({ kReal + QStringLiteral("/110-shm-exhausted-because-p2p-level-forced-shm") });

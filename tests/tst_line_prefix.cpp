@@ -369,6 +369,92 @@ private Q_SLOTS:
         QCOMPARE(classifyLine(p, true).severity, Severity::Warn);
     }
 
+    // Huawei CANN's headers name the writer: the plog's "MODULE(pid,name)" and "[tid]", torch_npu's
+    // "(PID:..., Device:..., RankID:...)"; the message starts after them. An error-code line keeps its code
+    // in the message and gets the clock and pid printed after it; its letter is its level.
+    void cannHeadersNameTheWriter()
+    {
+        const auto str = [](std::string_view v) { return QByteArray(v.data(), qsizetype(v.size())); };
+        const LinePrefix plog = parseLinePrefix("    [ERROR] HCCL(10261,python):2025-09-11-01:20:11.205.229 "
+                                                "[topoinfo_exchange_server.cc:113] [57044][Get][Connection]"
+                                                "topo exchange server get socket timeout! timeout[720 s]");
+        QCOMPARE(plog.stamp.kind, StampKind::Cann);
+        QCOMPARE(plog.pid, 10261);
+        QCOMPARE(plog.tid, 57044);
+        QCOMPARE(str(plog.message),
+            QByteArray("[Get][Connection]topo exchange server get socket timeout! timeout[720 s]"));
+        QCOMPARE(classifyLine(plog, true).severity, Severity::Error);
+        const LinePrefix glued = parseLinePrefix(
+            "[ERROR] HCCL(23457,all_reduce_test):2023-10-16-08:41:56.291.809 [comm_base.cc:984][23468]the "
+            "connection failure between this device and target device");
+        QCOMPARE(glued.tid, 23468);
+        QVERIFY(str(glued.message).startsWith("the connection failure"));
+        const LinePrefix npu = parseLinePrefix("[rank0]: [ERROR] 2025-04-27-03:11:08 (PID:540988, Device:0, "
+                                               "RankID:0) ERR02200 DIST call hccl api failed.");
+        QCOMPARE(npu.pid, 540988);
+        QCOMPARE(npu.ncclDev, 0);
+        QCOMPARE(npu.globalRank, 0);
+        QCOMPARE(str(npu.message), QByteArray("ERR02200 DIST call hccl api failed."));
+        const LinePrefix untagged = parseLinePrefix("[ERROR] 2024-05-21-11:57:54 (PID:927000, Device:3, "
+                                                    "RankID:3) ERR02200 DIST call hccl api failed.");
+        QCOMPARE(untagged.globalRank, 3);
+        const LinePrefix code = parseLinePrefix(
+            "[rank0]: EE9999: [PID: 540988] 2025-04-27-03:11:08.089.335 get error: phyid:1 realDeviceId:1");
+        QCOMPARE(code.pid, 540988);
+        QCOMPARE(code.stamp.second, 8);
+        QCOMPARE(code.stamp.nanos, 89335000);
+        QVERIFY(str(code.message).startsWith("EE9999: [PID: 540988]"));
+        QVERIFY(code.pdshHost.empty());
+        QCOMPARE(classifyLine(code, true).severity, Severity::Error);
+        const LinePrefix ej =
+            parseLinePrefix("EJ0001: 2024-05-21-11:57:54.167.645 Failed to initialize the "
+                            "HCCP process. Reason: Maybe the last training process is running.");
+        QCOMPARE(ej.stamp.offset, 8);
+        QCOMPARE(classifyLine(ej, true).severity, Severity::Error);
+        const LinePrefix warning =
+            parseLinePrefix("W11001: Op [x] does not hit the high-priority operator list");
+        QVERIFY(warning.pdshHost.empty());
+        QCOMPARE(classifyLine(warning, true).severity, Severity::Warn);
+        // A host name that looks like a code but is not one stays a host.
+        QCOMPARE(str(parseLinePrefix("EX12345: step 1").pdshHost), QByteArray("EX12345"));
+    }
+
+    // OpenMPI's --timestamp-output glues ctime's clock to the --tag-output tag: the clock is the wrapper's,
+    // the tag names the rank (NVIDIA/nccl#957, horovodrun in horovod#2493).
+    void mpiTimestampBeforeTheTag()
+    {
+        const LinePrefix p =
+            parseLinePrefix("Fri Aug 11 12:31:45 2023[1,0]<stdout>:tomte401:1850301:1881341 [0] "
+                            "transport.cc:154 NCCL WARN Cuda failure 'invalid argument'");
+        QCOMPARE(p.globalRank, 0);
+        QCOMPARE(QByteArray(p.ncclHost.data(), qsizetype(p.ncclHost.size())), QByteArray("tomte401"));
+        QVERIFY(p.stampBorrowed);
+        QCOMPARE(p.stamp.year, 2023);
+        QCOMPARE(p.stamp.month, 8);
+        QCOMPARE(p.stamp.day, 11);
+        QCOMPARE(p.stamp.hour, 12);
+        const LinePrefix h =
+            parseLinePrefix("Tue Nov 10 10:05:04 2020[13]<stderr>:Fatal Python error: Aborted");
+        QCOMPARE(h.globalRank, 13);
+        QCOMPARE(h.stamp.day, 10);
+        // ctime's form alone, with no tag after it, is a message.
+        QVERIFY(!parseLinePrefix("Fri Aug 11 12:31:45 2023 the job started").stamp.found());
+    }
+
+    // MPICH's "[7] " tag starts a line: behind indentation it is an item of a report (PyTorch's desync
+    // report lists "[7] finished collective #182, ...") and names no writer.
+    void indentedBracketNumberIsNoLauncherRank()
+    {
+        const LinePrefix item =
+            parseLinePrefix("             [7] finished collective #182, but didn't join collective #183");
+        QCOMPARE(item.launcherRank, -1);
+        QCOMPARE(parseLinePrefix("[7] finished collective #182").launcherRank, 7);
+        // An NCCL line cut to its device keeps its device behind indentation.
+        QCOMPARE(
+            parseLinePrefix("   [3] graph/rings.cc:38 NCCL WARN Error : ring 0 does not loop back").ncclDev,
+            3);
+    }
+
     // An empty quoted line is a bare ">" (or "> "): nothing is left of it.
     void emptyQuoteLineIsEmpty()
     {

@@ -176,6 +176,22 @@ private Q_SLOTS:
                 + QStringLiteral(") -> 6") << false; // the shortcut looks no further
     }
 
+    // Ray's task error heads the remote traceback printed under it (its last line is the exception it
+    // names), as "Traceback (most recent call last):" does; an exception named after a call is no header.
+    void rayTaskErrorStartsATraceback()
+    {
+        const LineClass ray = classifyMessage(0, "ray.exceptions.RayTaskError(AcceleratorError):");
+        QCOMPARE(ray.shape, LineShape::TracebackStart);
+        QCOMPARE(ray.severity, Severity::Error);
+        QCOMPARE(classifyMessage(0,
+                     "ray.exceptions.RayActorError(ValueError): ray::Worker.run() (pid=1, "
+                     "ip=10.0.0.1)")
+                     .shape,
+            LineShape::TracebackStart);
+        QCOMPARE(classifyMessage(0, "RuntimeError(x): y").shape, LineShape::Plain);
+        QCOMPARE(classifyMessage(0, "ray.exceptions.RayTaskError(some words): x").shape, LineShape::Plain);
+    }
+
     void returnTrail()
     {
         QFETCH(QString, message);

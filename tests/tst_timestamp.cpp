@@ -178,6 +178,25 @@ void TestTimestamp::recognises_data()
                               << StampKind::LevelWordHeader << 0 << 22 << QList<int> { 0, 4, 6, 20, 46, 48 }
                               << 0 << true << QStringLiteral("W") << 0
                               << QStringLiteral("2026-04-06T20:46:48.000");
+    // Huawei CANN's plog header (HCCL, the runtime) and torch_npu's: a level word, the writer, a clock
+    // with a dash between date and time and the fraction as milliseconds.microseconds.
+    QTest::newRow("cann-plog") << QByteArray(
+        "[ERROR] HCCL(23457,all_reduce_test):2023-10-16-08:41:56.291.748 "
+        "[comm_base.cc:967][23468]   |  comm error, device[0] num[1]")
+                               << StampKind::Cann << 0 << 63 << QList<int> { 2023, 10, 16, 8, 41, 56 }
+                               << 291748000 << true << QStringLiteral("E") << 0
+                               << QStringLiteral("2023-10-16T08:41:56.291");
+    QTest::newRow("torch-npu") << QByteArray("[ERROR] 2024-05-21-11:57:54 (PID:927000, Device:3, RankID:3) "
+                                             "ERR02200 DIST call hccl api failed.")
+                               << StampKind::Cann << 0 << 27 << QList<int> { 2024, 5, 21, 11, 57, 54 } << 0
+                               << true << QStringLiteral("E") << 0
+                               << QStringLiteral("2024-05-21T11:57:54.000");
+    QTest::newRow("cann-event") << QByteArray(
+        "[EVENT] HCCP(23457,all_reduce_test):2023-10-16-08:39:56.291.195 "
+        "[ra_host.c:1672]tid:23468,ra_socket_white_list_add(1672) : x")
+                                << StampKind::Cann << 0 << 63 << QList<int> { 2023, 10, 16, 8, 39, 56 }
+                                << 291195000 << true << QStringLiteral("I") << 0
+                                << QStringLiteral("2023-10-16T08:39:56.291");
 }
 
 void TestTimestamp::recognises()
@@ -231,6 +250,10 @@ void TestTimestamp::rejects_data()
     QTest::newRow("epoch-too-late") << QByteArray("9999999999 far future");
     QTest::newRow("epoch-too-early") << QByteArray("0978307199 before 2001");
     QTest::newRow("epoch-glued") << QByteArray("1773454664abc");
+    QTest::newRow("level-word-prose") << QByteArray("[ERROR] HCCL(23457,x) said something at 2023-10-16");
+    QTest::newRow("cann-clock-glued") << QByteArray("[ERROR] 2024-05-21-11:57:549 (PID:1) x");
+    QTest::newRow("unknown-level") << QByteArray(
+        "[OOPS] HCCL(1,x):2023-10-16-08:41:56.291.748 [a.cc:1][2] x");
     QTest::newRow("eleven-digits") << QByteArray("17734546641 x");
     QTest::newRow("date-only") << QByteArray("2026-03-14 nothing else");
     QTest::newRow("iso-glued") << QByteArray("2026-03-14T02:17:44x1");

@@ -5,6 +5,7 @@
 // summary join the chain as its consequences). Across chains, the earliest cause by time wins, else the
 // earliest error (unrecognised, or a symptom), else the earliest warning; where times are missing or equal,
 // the reason decides: a cause beats an unrecognised error beats a symptom.
+#include "cann_header.h"
 #include "diagnosis_parts.h"
 #include "failure_words.h"
 
@@ -99,7 +100,7 @@ bool explains(const Incident& inc, const Catalog& cat, const Head& head, int eve
 // level (no failure word), and the cause is the very next line: that line is the failure, told in two.
 bool headerOnly(const LogEvent& head, const LogEvent& cause)
 {
-    if (cause.file != head.file || cause.line != head.line + head.lineCount)
+    if (cause.file != head.file || cause.line < head.line + head.lineCount)
         return false;
     // The level itself ("ERROR", "[ERROR]", "CRITICAL") is the header's, not a word of the message.
     static const QRegularExpression level(QStringLiteral("\\b(?:ERROR|FATAL|CRITICAL)\\b"));
@@ -140,6 +141,24 @@ bool quotedBy(const Incident& inc, const Catalog& cat, int head, int event)
     const QStringList& stacks = cat.signatures[static_cast<size_t>(e.signature)].stacks;
     return !stacks.isEmpty()
         && (stacks.front() == QLatin1String("NCCL") || stacks.front() == QLatin1String("RCCL"));
+}
+
+// Huawei's CANN prints its own error report under the error of the framework that called it (torch_npu's
+// "ERR02200 DIST call hccl api failed", an exception): lines that lead with an error code ("EJ0001: ...",
+// "EE9999: [PID: n] <clock> get error: ..."), as PyTorch quotes NCCL after "Last error:". The first such
+// line that says more than its code's title ("EE9999: Inner Error!", the header of an internal error whose
+// details follow under the same code) is the runtime's own account, and heads the chain.
+bool cannRuntimeReport(const LogEvent& e)
+{
+    const QByteArray m = e.message.trimmed().toUtf8();
+    const std::string_view text(m.constData(), static_cast<size_t>(m.size()));
+    const std::size_t code = cannCodeLength(text);
+    return code != 0 && text[0] == 'E' && text.substr(code) != "Inner Error!";
+}
+
+bool quotesRuntimeReport(const LogEvent& head, const LogEvent& e)
+{
+    return cannRuntimeReport(e) && !cannRuntimeReport(head);
 }
 
 bool startsNewChain(const LogEvent& last, const LogEvent& e)
@@ -198,7 +217,9 @@ int findInitiating(const Incident& inc, const Catalog& cat, bool* causeFound, QS
             bool& quoting = quoteOpen[key];
             quoting = quoting && followsClosely(inc.events[static_cast<size_t>(prev)], e);
             Head& head = heads[static_cast<size_t>(headOf.value(key))];
-            if (quoting && quotedBy(inc, cat, head.event, i)) {
+            if (quoting
+                && (quotedBy(inc, cat, head.event, i)
+                    || quotesRuntimeReport(inc.events[static_cast<size_t>(head.event)], e))) {
                 const int role = roleOf(inc, cat, i);
                 head = { i, role == roleRank(SignatureRole::Cause) ? 0 : 1, headOrder(role) };
             } else if (quoting && explains(inc, cat, head, i)) {

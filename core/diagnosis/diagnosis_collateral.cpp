@@ -205,6 +205,29 @@ void fillSuspects(const Incident& inc, const Catalog& cat, Diagnosis& d)
         }
     }
 
+    // PyTorch's desync report (TORCH_NCCL_DESYNC_DEBUG) lists the ranks at the lowest collective number: the
+    // others are ahead of them and only waited.
+    for (const LogEvent& e : inc.events) {
+        const QString lagging = captureValue(e, "lagging");
+        if (lagging.isEmpty())
+            continue;
+        const QString behind = captureValue(e, "seq");
+        for (const QString& part : lagging.split(u',', Qt::SkipEmptyParts)) {
+            bool ok = false;
+            const int rank = part.trimmed().toInt(&ok);
+            const bool already = std::any_of(
+                d.suspects.begin(), d.suspects.end(), [&](const Suspect& s) { return s.rank == rank; });
+            if (!ok || already || d.suspects.size() >= 64)
+                continue;
+            const auto* info = inc.rankInfo(rank);
+            d.suspects.push_back({ rank, info ? info->host : QString(),
+                behind.isEmpty() ? QStringLiteral("PyTorch's desync report names it as a lagging rank")
+                                 : QStringLiteral("PyTorch's desync report names it as a lagging rank: it is "
+                                                  "behind the others at collective #%1")
+                                       .arg(behind) });
+        }
+    }
+
     // "last completed work: N" from the watchdog: a rank that completed fewer collectives than the others
     // is the straggler they were waiting for, even when its own failure looks like everyone else's.
     std::map<int, long long> completed;

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "line_prefix.h"
 
+#include "cann_header.h"
 #include "line_wrappers.h"
 #include "text_util.h"
 
@@ -342,6 +343,27 @@ bool findNcclLevel(std::string_view rest, LinePrefix& p)
 
 } // namespace
 
+namespace {
+
+// After CANN's header: the writer's pid, thread, device and rank it names; returns the message.
+std::string_view readCannWriter(std::string_view s, LinePrefix& p)
+{
+    CannHeader h;
+    if (!readCannHeader(s, h))
+        return s.substr(static_cast<size_t>(p.stamp.length));
+    if (h.pid >= 0 && p.pid < 0)
+        p.pid = h.pid;
+    if (h.tid >= 0 && p.tid < 0)
+        p.tid = h.tid;
+    if (h.device >= 0 && p.ncclDev < 0)
+        p.ncclDev = h.device;
+    if (h.rank >= 0 && p.globalRank < 0)
+        p.globalRank = h.rank;
+    return s.substr(std::min(h.messageStart, s.size()));
+}
+
+} // namespace
+
 LinePrefix parseLinePrefix(std::string_view line)
 {
     LinePrefix p;
@@ -358,12 +380,20 @@ LinePrefix parseLinePrefix(std::string_view line)
         p.launcherRank = n;
         s.remove_prefix(len);
     } else if (!s.empty() && s[0] == '[' && readMpiRank(s, n, len)) {
+        // MPICH writes its tag at the start of the line: behind indentation alone, "[7] finished collective
+        // #182" is an item of a report (PyTorch's desync report) and names no writer.
+        const std::string_view peeled = line.substr(0, line.size() - s.size());
+        const bool indentedOnly =
+            !peeled.empty() && peeled.find_first_not_of(" \t") == std::string_view::npos;
         if (isDeviceOnlyPrefix(s.substr(len))) {
             p.ncclDev = n; // "[7] graph/rings.cc:38 NCCL WARN ...": an NCCL line cut down to its device
-        } else if (!isBracketPrefix(s.substr(len))) {
+            s.remove_prefix(len);
+        } else if (isBracketPrefix(s.substr(len))) {
+            s.remove_prefix(len); // a log viewer's line number before "[rank3]:"
+        } else if (!indentedOnly) {
             p.launcherRank = n;
-        } // else a log viewer's line number before "[rank3]:"
-        s.remove_prefix(len);
+            s.remove_prefix(len);
+        }
     }
     // Wrappers nest in any order: "[1830] [rank3]:" after an MPI tag, "(pid=767) host:pid:tid" after srun's
     // "3: ", a pdsh host or a pod's clock. What could start one is peeled again after each layer.
@@ -418,8 +448,7 @@ LinePrefix parseLinePrefix(std::string_view line)
             digit = startsWith(s.substr(pos + 2), s.substr(0, pos)) && s.size() > 2 * pos + 2
                 && s[2 * pos + 2] == ':';
         // CANN's error codes ("EE9999: Inner Error!", "EI0006: ...") are no host.
-        if (pos == 6 && s[0] == 'E' && s[1] >= 'A' && s[1] <= 'Z' && isDigit(s[2]) && isDigit(s[3])
-            && isDigit(s[4]) && isDigit(s[5]))
+        if (pos == 6 && cannCodeLength(s) != 0)
             digit = false;
         if (digit && named) {
             p.pdshHost = s.substr(0, pos);
@@ -445,7 +474,16 @@ LinePrefix parseLinePrefix(std::string_view line)
         p.sourceTag =
             s.substr(static_cast<size_t>(p.stamp.tagsOffset), static_cast<size_t>(p.stamp.tagsLength));
     std::string_view rest = s;
-    if (p.stamp.found() && p.stamp.offset == 0) {
+    if (p.stamp.kind == StampKind::Cann) {
+        rest = readCannWriter(s, p);
+        p.message = rest;
+    } else if (!p.stamp.found()) {
+        // CANN's error-code line ("EJ0001: <clock> ..."): the code stays in the message, the entries read it.
+        qint64 pid = -1;
+        p.stamp = cannCodeClock(s, pid);
+        if (pid >= 0 && p.pid < 0)
+            p.pid = pid;
+    } else if (p.stamp.offset == 0) {
         rest = s.substr(static_cast<size_t>(p.stamp.length));
         // c10, glog and torch headers go on with "thread file:line] " before the message.
         if (p.stamp.kind == StampKind::Glog || p.stamp.kind == StampKind::TorchLogs

@@ -405,6 +405,38 @@ bool readMetaflow(std::string_view s, LineWrappers& w, std::size_t& length)
     return true;
 }
 
+// OpenMPI's --timestamp-output: ctime's "Fri Aug 11 12:31:45 2023" glued to the --tag-output tag that
+// follows it ("...2023[1,0]<stdout>:"). Only taken before a tag: ctime's form alone is no wrapper.
+bool readMpiTimestamp(std::string_view s, LineWrappers& w, std::size_t& length)
+{
+    static constexpr std::string_view kMonths = "JanFebMarAprMayJunJulAugSepOctNovDec";
+    if (s.size() < 30 || s[3] != ' ' || s[7] != ' ')
+        return false;
+    const std::size_t month = kMonths.find(s.substr(4, 3));
+    if (month == std::string_view::npos || month % 3 != 0)
+        return false;
+    const auto two = [&](std::size_t at, int& out) {
+        if (!isDigit(s[at + 1]) || !(isDigit(s[at]) || s[at] == ' '))
+            return false;
+        out = (s[at] == ' ' ? 0 : (s[at] - '0') * 10) + (s[at + 1] - '0');
+        return true;
+    };
+    ParsedStamp t;
+    if (!two(8, t.day) || s[10] != ' ' || !two(11, t.hour) || s[13] != ':' || !two(14, t.minute)
+        || s[16] != ':' || !two(17, t.second) || s[19] != ' ')
+        return false;
+    int century = 0, year = 0;
+    if (!two(20, century) || !two(22, year) || (s[24] != '[' && s[24] != '<'))
+        return false;
+    t.year = century * 100 + year;
+    t.month = static_cast<int>(month / 3) + 1;
+    t.kind = StampKind::Syslog;
+    t.length = 24;
+    w.stamp = t;
+    length = 24;
+    return true;
+}
+
 bool peelOne(std::string_view s, LineWrappers& w, std::size_t& length)
 {
     const char c = s[0];
@@ -448,6 +480,8 @@ bool peelOne(std::string_view s, LineWrappers& w, std::size_t& length)
             || readCollectorClock(s, w, length);
     if (c == 'k')
         return readKernelFacility(s, w, length);
+    if (c >= 'A' && c <= 'W' && readMpiTimestamp(s, w, length))
+        return true;
     return readStreamTag(s, w, length) || readComposeService(s, w, length);
 }
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "severity_rules.h"
 
+#include "cann_header.h"
 #include "text_util.h"
 
 #include <algorithm>
@@ -44,6 +45,22 @@ bool isExceptionLine(std::string_view m)
         return false;
     const std::string_view name = m.substr(0, end);
     return name.ends_with("Error") || name.ends_with("Exception") || name == "KeyboardInterrupt";
+}
+
+// Ray's task error, "ray.exceptions.RayTaskError(AcceleratorError): ray::f() (pid=1, ip=10.0.0.1)": the
+// header of the remote traceback printed under it, whose last line is the exception it names.
+bool isRayTaskErrorHeader(std::string_view m)
+{
+    const std::size_t open = m.find('(');
+    if (open == std::string_view::npos || open > 120)
+        return false;
+    const std::string_view name = m.substr(0, open);
+    if (!(name.ends_with("TaskError") || name.ends_with("ActorError"))
+        || name.find(' ') != std::string_view::npos)
+        return false;
+    const std::size_t close = m.find("):", open);
+    return close != std::string_view::npos && close - open <= 64
+        && m.substr(open + 1, close - open - 1).find(' ') == std::string_view::npos;
 }
 
 // PyTorch 1.x's c10 logging header without a clock, "[E ProcessGroupNCCL.cpp:475] ": the letter, or 0.
@@ -127,6 +144,10 @@ LineClass classifyMessage(char letter, std::string_view m, bool mayHoldLevelWord
     LineClass out;
     if (letter != 0)
         out.severity = fromLetter(letter);
+    // CANN's error codes lead their line ("EJ0001: ...", "W11001: ..."): the code's letter is its level.
+    // Seven bytes at the start, so no level cue is needed for them.
+    if (letter == 0 && cannCodeLength(m) != 0)
+        out.severity = m[0] == 'E' ? Severity::Error : Severity::Warn;
     // Every word compared below holds one of kLevelCues (tst_severity_rules checks it on every test line).
     if (!mayHoldLevelWord)
         return out;
@@ -137,6 +158,11 @@ LineClass classifyMessage(char letter, std::string_view m, bool mayHoldLevelWord
     constexpr std::string_view kTraceback = "Traceback (most recent call last):";
     if ((first == 'T' && startsWith(m, "Traceback (most recent call last)"))
         || (m.size() > kTraceback.size() && m.substr(m.size() - kTraceback.size()) == kTraceback)) {
+        out.shape = LineShape::TracebackStart;
+        out.severity = Severity::Error;
+        return out;
+    }
+    if ((first == 'r' || first == 'R') && isRayTaskErrorHeader(m)) {
         out.shape = LineShape::TracebackStart;
         out.severity = Severity::Error;
         return out;

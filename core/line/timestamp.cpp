@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "timestamp.h"
 
+#include "cann_header.h"
+
 #include <algorithm>
 #include <cstddef>
 #include <limits>
@@ -448,8 +450,13 @@ ParsedStamp findTimestamp(std::string_view text)
         if (const ParsedStamp s = levelWordHeader(text); s.found())
             return s;
     }
-    if (c == '[')
+    if (c == '[') {
+        CannHeader cann;
+        if (text[1] >= 'A' && text[1] <= 'Z' && !(text[2] >= '0' && text[2] <= '9')
+            && readCannHeader(text, cann))
+            return cann.stamp;
         return bracketed(text);
+    }
     if (c >= '0' && c <= '9')
         return leadingDigits(text);
     if (isSeverityLetter(c) && text[1] >= '0' && text[1] <= '9')

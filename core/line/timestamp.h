@@ -18,6 +18,8 @@ namespace rankscope {
 // - TorchLogs: the glog shape whose file is a Python module path ("... torch/distributed/run.py:766]")
 // - LevelWordHeader: vLLM's "ERROR 02-12 02:14:01 worker_base.py:574] " and "INFO 04-06 20:46:48 [x.py:238] "
 //   (offset 0, length up to the end of the clock; the source follows)
+// - Cann: Huawei CANN's "[ERROR] HCCL(pid,name):2023-10-16-08:41:56.291.748 " (cann_header.h; offset 0,
+//   length up to the end of the clock), and the clock after an error code ("EJ0001: <clock>")
 enum class StampKind
 {
     None,
@@ -27,6 +29,7 @@ enum class StampKind
     Glog,
     TorchLogs,
     LevelWordHeader,
+    Cann,
     Syslog,
     Dmesg,
     Epoch

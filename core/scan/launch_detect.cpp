@@ -241,13 +241,14 @@ unsigned prefixKinds(const LinePrefix& p, std::string_view text, unsigned skip)
             && (!p.rayIp.empty() || p.sourceTag.find("Ray") != std::string_view::npos
                 || (p.rayPid >= 0 && p.sourceTag.empty())))
             found |= kindBit(LaunchKind::Ray);
-        // OpenMPI --tag-output "[1,3]<stderr>:".
+        // OpenMPI --tag-output "[1,3]<stderr>:", also behind --timestamp-output's clock (horovodrun's Gloo
+        // launcher writes "[3]<stderr>:", without the job number).
         if ((skip & kindBit(LaunchKind::Mpirun)) == 0) {
-            std::size_t s = 0;
-            while (s < text.size() && s < 16 && text[s] == ' ')
-                ++s;
-            const std::string_view head = text.substr(s, 24);
-            if (!head.empty() && head[0] == '[' && head.find("]<std") != std::string_view::npos)
+            const std::string_view head = text.substr(0, 56);
+            const std::size_t tag = head.find("]<std");
+            const std::size_t open = tag == std::string_view::npos ? tag : head.rfind('[', tag);
+            if (open != std::string_view::npos
+                && head.substr(open, tag - open).find(',') != std::string_view::npos)
                 found |= kindBit(LaunchKind::Mpirun);
         }
     }
