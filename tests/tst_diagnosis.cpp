@@ -721,6 +721,25 @@ private Q_SLOTS:
             QVERIFY2(!g.ranks.contains(u'7'), qPrintable(g.ranks));
     }
 
+    // c10's clock says only the second (its fraction is a monotonic counter): a finer clock within that
+    // second is neither before nor after it, so the reason decides: an error beats a watchdog symptom.
+    void wholeSecondClockTiesWithinItsSecond()
+    {
+        const Analysis an = run({},
+            QStringLiteral(
+                "[rank0]:[E1205 04:35:53.584483882 ProcessGroupNCCL.cpp:607] [Rank 0] Watchdog caught "
+                "collective "
+                "operation timeout: WorkNCCL(SeqNum=3348, OpType=BROADCAST, NumelIn=54607872, "
+                "NumelOut=54607872, Timeout(ms)=1800000) ran for 1800098 milliseconds before timing out.\n"
+                "[rank1]:2026-12-05 04:35:53,900 - ERROR - train.py:88 - shard /data/shard-0042.bin "
+                "unreadable, "
+                "stopping\n"));
+        const AttemptAnalysis* a = an.currentAttempt();
+        QVERIFY(a && a->diagnosis.failureFound);
+        QCOMPARE(initiating(*a).line, qint64(2));
+        QVERIFY(!initiating(*a).time.wholeSecond);
+    }
+
     // An unstamped exception line above the stamped warning it caused, in one paste: the warning's clock is
     // the only time either has, and the order of writing decides, not the milder level.
     void inferredTimeKeepsTheFileOrder()

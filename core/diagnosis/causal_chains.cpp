@@ -278,9 +278,13 @@ int findInitiating(const Incident& inc, const Catalog& cat, bool* causeFound, QS
             timed = &h;
             continue;
         }
-        const qint64 best = inc.events[static_cast<size_t>(timed->event)].time.ms;
-        // Equal times (stamps of one second, or one millisecond) are told apart by their reason.
-        if (t.ms < best || (t.ms == best && before(h, *timed)))
+        const EventTime& best = inc.events[static_cast<size_t>(timed->event)].time;
+        // Equal times (stamps of one second, or one millisecond) are told apart by their reason. A clock that
+        // says only the second (torch_npu's, c10's) is no earlier than a finer one within that second.
+        const bool coarse = t.wholeSecond || best.wholeSecond;
+        const qint64 mine = coarse ? t.ms / 1000 : t.ms;
+        const qint64 theirs = coarse ? best.ms / 1000 : best.ms;
+        if (mine < theirs || (mine == theirs && before(h, *timed)))
             timed = &h;
     }
     const Head* chosen = timed;

@@ -18,6 +18,7 @@ EventTime resolve(const ParsedStamp& s, int year)
     if (auto ms = stampToMs(s, year)) {
         t.ms = *ms;
         t.valid = true;
+        t.wholeSecond = !(s.hasFraction && s.subsecondOrdered);
     }
     return t;
 }

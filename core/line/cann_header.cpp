@@ -59,6 +59,7 @@ bool cannClock(std::string_view t, std::size_t& pos, ParsedStamp& s)
         else
             us = 0;
         s.nanos = ms * 1000000 + us * 1000;
+        s.hasFraction = true;
     }
     return pos >= t.size() || !isDigit(t[pos]);
 }

@@ -112,7 +112,7 @@ bool clockTime(Cursor& c, ParsedStamp& s, char& fracSep, int& fracDigits)
     const char sep = c.peek();
     if ((sep == '.' || sep == ',') && c.isDigit(1)) {
         ++c.pos;
-        fraction(c, s.nanos, fracDigits);
+        s.hasFraction = fraction(c, s.nanos, fracDigits);
         fracSep = sep;
     }
     return true;
@@ -173,7 +173,7 @@ bool glogBody(Cursor& c, ParsedStamp& s, bool allowUnpadded, int& fracDigits)
         s.minute = two(8);
         s.second = two(11);
         c.pos += 14;
-        fraction(c, s.nanos, fracDigits);
+        s.hasFraction = fraction(c, s.nanos, fracDigits);
         return c.peek() == ' ';
     }
     qint64 mmdd = 0;
@@ -408,7 +408,7 @@ ParsedStamp leadingDigits(std::string_view text)
     if (c.peek() == '.' && c.isDigit(1)) {
         ++c.pos;
         int digits = 0;
-        fraction(c, s.nanos, digits);
+        s.hasFraction = fraction(c, s.nanos, digits);
         ms = s.nanos / 1000000;
     }
     const char next = c.peek();

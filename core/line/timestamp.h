@@ -47,6 +47,7 @@ struct ParsedStamp
     int hour = 0, minute = 0, second = 0;
     int nanos = 0; // sub-second part
     bool subsecondOrdered = true; // false for c10 stamps: their fraction is CLOCK_MONOTONIC nanos
+    bool hasFraction = false; // the clock printed a fraction of a second
     bool hasZone = false;
     int zoneOffsetSeconds = 0;
     double uptimeSeconds = 0; // dmesg [12345.678]

@@ -32,6 +32,9 @@ struct EventTime
     qint64 ms = 0;
     bool valid = false;
     bool inferred = false; // interpolated from the nearest stamped lines of the same file
+    // The clock said only the second (no fraction, or c10's monotonic one): ms is the second's start, and
+    // a finer time within that second is neither before nor after it.
+    bool wholeSecond = false;
     friend bool operator==(const EventTime&, const EventTime&) = default;
 };
 QString formatTime(const EventTime& t); // "2026-03-14T02:17:44.123", or "" when invalid
