@@ -740,6 +740,38 @@ private Q_SLOTS:
         QVERIFY(!initiating(*a).time.wholeSecond);
     }
 
+    // A message that ends in ':' goes on on the next line: the watchdog's line, shortened by its reporter,
+    // with its WorkNCCL below it (a Korean blog's paste), is one record, and the SeqNum below it counts.
+    void colonLineTakesTheNextLine()
+    {
+        const Analysis an = run({},
+            QStringLiteral("Watchdog caught collective operation timeout:\n"
+                           "WorkNCCL(SeqNum=1, OpType=ALLREDUCE)\n"
+                           "\n"
+                           "c10::DistBackendError: watchdog thread terminated with exception\n"
+                           "process 1 terminated with signal SIGABRT\n"));
+        const AttemptAnalysis* a = an.currentAttempt();
+        QVERIFY(a && a->diagnosis.failureFound);
+        QCOMPARE(initiating(*a).line, qint64(1));
+        QCOMPARE(initiating(*a).lineCount, 2);
+        QCOMPARE(sigId(an, a->diagnosis.signature), QStringLiteral("pytorch-watchdog-first-collective"));
+    }
+
+    // XLA's "Failed to create NCCL communicator: ... failed:" announces NCCL's own words on the next line
+    // (marin#7018, a file): the line that names the cause is the headline, not a hard wrap of the first.
+    void colonLineGivesWayToTheCauseBelow()
+    {
+        const Analysis an = run(
+            { QStringLiteral("real-found/6804-jax-xla-nccl-bootstrap-no-socket-interface-ifname/log.txt") });
+        const AttemptAnalysis* a = an.currentAttempt();
+        QVERIFY(a && a->diagnosis.failureFound);
+        QCOMPARE(initiating(*a).line, qint64(3));
+        QVERIFY(initiating(*a).text.startsWith(QLatin1String("invalid usage")));
+        QCOMPARE(sigId(an, a->diagnosis.signature), QStringLiteral("nccl-socket-no-interface"));
+        for (const QString& note : a->incident.warnings)
+            QVERIFY2(!note.contains(QLatin1String("hard-wrapped")), qPrintable(note));
+    }
+
     // An unstamped exception line above the stamped warning it caused, in one paste: the warning's clock is
     // the only time either has, and the order of writing decides, not the milder level.
     void inferredTimeKeepsTheFileOrder()

@@ -87,7 +87,7 @@ private Q_SLOTS:
         const auto* summary = w.findChild<QLabel*>(QStringLiteral("statusSummary"));
         QVERIFY(summary);
         const QRegularExpression shape(QStringLiteral(
-            R"(^4 files · 5 ranks · 2 hosts · \d+(\.\d)? kB · 63 events · topology: 1 host\(s\)$)"));
+            R"(^4 files · 5 ranks · 2 hosts · \d+(\.\d)? kB · 62 events · topology: 1 host\(s\)$)"));
         QVERIFY2(shape.match(summary->text()).hasMatch(), qPrintable(summary->text()));
         const auto* warnings = w.findChild<QToolButton*>(QStringLiteral("statusWarnings"));
         QVERIFY(warnings);

@@ -50,6 +50,10 @@ bool LineScanner::matchAcrossWrap(std::string_view next)
         match = std::move(spaced);
     if (!match)
         return goesOn;
+    // A next line that names as much on its own is a message of its own (or the one the first line announced
+    // with its ':'), not the rest of a cut one.
+    if (roleOf(m_ctx.matcher->match(next)) <= roleOf(match))
+        return false;
     // More of the line says more: a match of the longer text replaces one of the shorter, unless it is of a
     // weaker role ("Call to ibv_modify_qp failed" first, then the GID index the rest of the line names).
     ScannedEvent& ev = m_out.events[static_cast<std::size_t>(m_wrap.event)];

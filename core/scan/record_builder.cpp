@@ -92,6 +92,14 @@ bool indentedAfterClock(const LinePrefix& p)
     return after.size() > 2 && ((after[0] == ' ' && after[1] == ' ') || after[0] == '\t' || after[1] == '\t');
 }
 
+// "... failed:", "Watchdog caught collective operation timeout:": the message goes on on the next line.
+bool endsWithColon(std::string_view m)
+{
+    while (!m.empty() && (m.back() == ' ' || m.back() == '\r'))
+        m.remove_suffix(1);
+    return m.size() > 1 && m.back() == ':';
+}
+
 } // namespace
 
 bool RecordBuilder::continueRecord(
@@ -155,6 +163,24 @@ bool RecordBuilder::continueRecord(
         return false;
     }
     switch (rec.kind) {
+    case Kind::Introduced: {
+        // "Watchdog caught collective operation timeout:" then "WorkNCCL(SeqNum=1, ...)"; XLA's "... failed:"
+        // then NCCL's own words: one message, cut where it announced what follows. When the line below names
+        // the cause and the first does not, the line below is the headline.
+        Open opened = rec;
+        m_open.erase(it);
+        if (trimLeft(m).empty() || c.shape != LineShape::Plain || p.nccl != NcclLevel::None)
+            return false;
+        const int cause = roleRank(SignatureRole::Cause);
+        const bool causeBelow = m_ctx.matcher
+            && m_out.events[static_cast<size_t>(opened.event)].rolePriority != cause
+            && m_ctx.matcher->matchBefore(text, cause + 1);
+        if (causeBelow)
+            promote(opened, text, p, c, lineNo);
+        else
+            append(opened, text, p, c);
+        return true;
+    }
     case Kind::C10:
     case Kind::NcclWarn:
         if (m.empty()) {
@@ -366,6 +392,8 @@ void RecordBuilder::open(ScannedEvent&& ev, const LinePrefix& p, const LineClass
     else if (p.stamp.kind == StampKind::Glog || startsWith(p.message, "terminate called")
         || c.shape == LineShape::ExceptionLine)
         rec.kind = Kind::C10;
+    else if (c.shape == LineShape::Plain && endsWithColon(p.message))
+        rec.kind = Kind::Introduced;
     else
         return; // one-line messages (torch logs prefix every physical line)
     m_open[channel] = rec;

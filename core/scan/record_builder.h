@@ -52,7 +52,8 @@ private:
         NcclWarn,
         C10,
         Traceback,
-        ChildFailed
+        ChildFailed,
+        Introduced // a message that ends in ':' and goes on on the next line
     };
     struct Open
     {
