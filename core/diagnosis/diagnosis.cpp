@@ -485,10 +485,15 @@ Diagnosis diagnose(const Incident& inc, const Catalog& cat, const DiagnoseOption
         where.push_back(QStringLiteral("GPU%1").arg(e.device));
     const QString what =
         d.signature >= 0 ? cat.signatures[static_cast<size_t>(d.signature)].title : e.message.left(160);
+    // A symptom (a watchdog timeout, a wrapper's error) with no cause in the logs says where the failure
+    // showed first, not that this rank failed: every rank may have hung in the same collective.
+    const bool symptomOnly = d.signature >= 0 && !cause
+        && cat.signatures[static_cast<size_t>(d.signature)].role == SignatureRole::Symptom;
     d.headline =
-        QStringLiteral("%1%2 failed first%3: %4")
+        QStringLiteral("%1%2 %3%4: %5")
             .arg(who,
                 where.isEmpty() ? QString() : QStringLiteral(" (%1)").arg(where.join(QStringLiteral(", "))),
+                symptomOnly ? QStringLiteral("reported the failure first") : QStringLiteral("failed first"),
                 e.time.valid ? QStringLiteral(" at %1%2")
                                    .arg(formatTime(e.time),
                                        e.time.inferred ? QStringLiteral(" (inferred)") : QString())
