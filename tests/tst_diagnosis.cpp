@@ -716,6 +716,11 @@ private Q_SLOTS:
             std::find_if(suspects.begin(), suspects.end(), [](const Suspect& s) { return s.rank == 7; });
         QVERIFY(seven != suspects.end());
         QVERIFY2(seven->reason.contains(QLatin1String("#183")), qPrintable(seven->reason));
+        // Only symptoms in the log: the headline says who reported first, then whom the others waited for.
+        QVERIFY2(a->diagnosis.headline.contains(QLatin1String("reported the failure first"))
+                && a->diagnosis.headline.endsWith(
+                    QLatin1String("the others waited for rank 7 (PyTorch's desync report)")),
+            qPrintable(a->diagnosis.headline));
         // Rank 7 wrote none of these lines: no failure is put on it.
         for (const CollateralGroup& g : a->diagnosis.collateral)
             QVERIFY2(!g.ranks.contains(u'7'), qPrintable(g.ranks));
@@ -1076,10 +1081,10 @@ private Q_SLOTS:
         QVERIFY(an.currentAttempt());
         QCOMPARE(suspectLines(an.currentAttempt()->diagnosis.suspects),
             QStringList { QStringLiteral("ranks 4-6: no log line although nranks is 8") });
-        const std::vector<Suspect> mixed = { { 3, QStringLiteral("a"), QStringLiteral("silent") },
-            { 9, QStringLiteral("b"), QStringLiteral("late") },
-            { 1, QStringLiteral("a"), QStringLiteral("silent") },
-            { 2, QStringLiteral("a"), QStringLiteral("silent") } };
+        const std::vector<Suspect> mixed = { { 3, QStringLiteral("a"), QStringLiteral("silent"), QString() },
+            { 9, QStringLiteral("b"), QStringLiteral("late"), QString() },
+            { 1, QStringLiteral("a"), QStringLiteral("silent"), QString() },
+            { 2, QStringLiteral("a"), QStringLiteral("silent"), QString() } };
         QCOMPARE(suspectLines(mixed),
             (QStringList { QStringLiteral("ranks 1-3 (a): silent"), QStringLiteral("rank 9 (b): late") }));
     }

@@ -499,6 +499,21 @@ Diagnosis diagnose(const Incident& inc, const Catalog& cat, const DiagnoseOption
                                        e.time.inferred ? QStringLiteral(" (inferred)") : QString())
                              : QString(),
                 what);
+    // ... and then, when the logs name the rank the others waited for, that rank.
+    if (symptomOnly) {
+        QStringList named, by;
+        for (const Suspect& s : d.suspects) {
+            if (s.namedBy.isEmpty() || named.size() >= 4)
+                continue;
+            named.push_back(QString::number(s.rank));
+            if (!by.contains(s.namedBy))
+                by.push_back(s.namedBy);
+        }
+        if (!named.isEmpty())
+            d.headline += QStringLiteral("; the others waited for %1 %2 (%3)")
+                              .arg(named.size() == 1 ? QStringLiteral("rank") : QStringLiteral("ranks"),
+                                  named.join(QStringLiteral(", ")), by.join(QStringLiteral(", ")));
+    }
 
     // Evidence: which lines before the first occurrence to show; analysis/ reads them (no I/O here).
     d.evidence.file = e.file;

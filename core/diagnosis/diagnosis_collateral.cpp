@@ -176,7 +176,7 @@ void fillSuspects(const Incident& inc, const Catalog& cat, Diagnosis& d)
     for (int r = 0; r < world && d.suspects.size() < 64; ++r) {
         if (!seen.count(r))
             d.suspects.push_back(
-                { r, QString(), QStringLiteral("no log line although nranks is %1").arg(world) });
+                { r, QString(), QStringLiteral("no log line although nranks is %1").arg(world), QString() });
     }
 
     // Watchdog timeouts name a SeqNum: a rank with no failure of its own while others timed out never reached
@@ -201,7 +201,8 @@ void fillSuspects(const Incident& inc, const Catalog& cat, Diagnosis& d)
                     QStringLiteral("printed no error while %1 rank(s) timed out at SeqNum %2: probably never "
                                    "reached that collective")
                         .arg(timedOut.size())
-                        .arg(seq) });
+                        .arg(seq),
+                    QString() });
         }
     }
 
@@ -224,7 +225,8 @@ void fillSuspects(const Incident& inc, const Catalog& cat, Diagnosis& d)
                 behind.isEmpty() ? QStringLiteral("PyTorch's desync report names it as a lagging rank")
                                  : QStringLiteral("PyTorch's desync report names it as a lagging rank: it is "
                                                   "behind the others at collective #%1")
-                                       .arg(behind) });
+                                       .arg(behind),
+                QStringLiteral("PyTorch's desync report") });
         }
     }
 
@@ -247,7 +249,8 @@ void fillSuspects(const Incident& inc, const Catalog& cat, Diagnosis& d)
             QStringLiteral("its last completed collective is %1 while other ranks completed %2: the others "
                            "waited for it")
                 .arg(n)
-                .arg(most) });
+                .arg(most),
+            QStringLiteral("the watchdog's completed-work counts") });
     }
 
     // Ranks whose logs stop well before the others' (a straggler or a silent death).
@@ -270,7 +273,8 @@ void fillSuspects(const Incident& inc, const Catalog& cat, Diagnosis& d)
                 d.suspects.push_back({ r.rank, r.host,
                     QStringLiteral("its log stops at %1, %2 s before most ranks")
                         .arg(formatTime(r.lastTime))
-                        .arg((median - r.lastTime.ms) / 1000) });
+                        .arg((median - r.lastTime.ms) / 1000),
+                    QString() });
         }
     }
 }

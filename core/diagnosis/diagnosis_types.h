@@ -36,6 +36,9 @@ struct Suspect
     int rank = -1;
     QString host;
     QString reason;
+    // What in the logs names this rank as the one the others waited for ("PyTorch's desync report", "the
+    // watchdog's completed-work counts"); empty when the rank is only suspected (silent, no line at all).
+    QString namedBy;
 };
 
 struct Hypothesis
