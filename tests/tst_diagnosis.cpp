@@ -777,6 +777,35 @@ private Q_SLOTS:
             QVERIFY2(!note.contains(QLatin1String("hard-wrapped")), qPrintable(note));
     }
 
+    // torchelastic restarted the workers after the failure: the last attempt holds only its restart lines.
+    // The attempt that failed is the one shown, and it says so (pytorch#64990).
+    void attemptWithTheErrorIsShown()
+    {
+        const Analysis an = run({ QStringLiteral(
+            "real-found/7002-torchelastic-c10d-aws-fqdn-master-addr-name-resolution-restart/log.txt") });
+        QCOMPARE(an.attempts.size(), size_t(2));
+        QCOMPARE(an.current, 0);
+        const AttemptAnalysis* a = an.currentAttempt();
+        QVERIFY(a && a->diagnosis.failureFound && a->diagnosis.initiatingEvent >= 0);
+        QCOMPARE(sigId(an, a->diagnosis.signature), QStringLiteral("c10d-host-not-found-dns"));
+        QVERIFY(std::any_of(a->diagnosis.notes.begin(), a->diagnosis.notes.end(), [](const QString& n) {
+            return n.contains(QLatin1String("the latest attempt with an error line"));
+        }));
+        QVERIFY(!an.attempts[1].diagnosis.notes.isEmpty());
+    }
+
+    // A oneCCL error line hard-wrapped by its reporter: the indented lines under it go on with its message,
+    // so the line keeps its place although the cause's code is named two lines further down.
+    void indentedCauseContinuesTheHead()
+    {
+        const Analysis an =
+            run({ QStringLiteral("real-found/7102-xpu-vmware-passthrough-p2p-ze-unknown/log.txt") });
+        const AttemptAnalysis* a = an.currentAttempt();
+        QVERIFY(a && a->diagnosis.failureFound);
+        QVERIFY2(initiating(*a).text.contains(QLatin1String("|CCL_ERROR|")), qPrintable(initiating(*a).text));
+        QCOMPARE(sigId(an, a->diagnosis.signature), QStringLiteral("oneccl-ze-call-failed"));
+    }
+
     // An unstamped exception line above the stamped warning it caused, in one paste: the warning's clock is
     // the only time either has, and the order of writing decides, not the milder level.
     void inferredTimeKeepsTheFileOrder()

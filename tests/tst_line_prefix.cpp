@@ -441,6 +441,19 @@ private Q_SLOTS:
         QVERIFY(!parseLinePrefix("Fri Aug 11 12:31:45 2023 the job started").stamp.found());
     }
 
+    // A log aggregator's "[7 similar log lines] " (Monarch) folds repeats: the c10 line after it keeps its
+    // clock and level.
+    void similarLinesCountIsAWrapper()
+    {
+        const LinePrefix p =
+            parseLinePrefix("> [7 similar log lines] [W1008 23:40:22.836678340 socket.cpp:767] [c10d] "
+                            "The client socket has failed to connect to [h.internal]:50745");
+        QCOMPARE(p.stamp.kind, StampKind::Glog);
+        QCOMPARE(p.stamp.severity, 'W');
+        QVERIFY(
+            QByteArray(p.message.data(), qsizetype(p.message.size())).startsWith("[c10d] The client socket"));
+    }
+
     // MPICH's "[7] " tag starts a line: behind indentation it is an item of a report (PyTorch's desync
     // report lists "[7] finished collective #182, ...") and names no writer.
     void indentedBracketNumberIsNoLauncherRank()

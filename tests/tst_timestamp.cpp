@@ -191,6 +191,12 @@ void TestTimestamp::recognises_data()
                                << StampKind::Cann << 0 << 27 << QList<int> { 2024, 5, 21, 11, 57, 54 } << 0
                                << true << QStringLiteral("E") << 0
                                << QStringLiteral("2024-05-21T11:57:54.000");
+    // torchelastic's old format: a bracketed level word, then Python logging's clock.
+    QTest::newRow("level-then-clock")
+        << QByteArray("[ERROR] 2021-09-14 14:02:56,862 local_elastic_agent: [default] "
+                      "Worker group failed")
+        << StampKind::Iso8601 << 0 << 31 << QList<int> { 2021, 9, 14, 14, 2, 56 } << 862000000 << true
+        << QStringLiteral("E") << 0 << QStringLiteral("2021-09-14T14:02:56.862");
     QTest::newRow("cann-event") << QByteArray(
         "[EVENT] HCCP(23457,all_reduce_test):2023-10-16-08:39:56.291.195 "
         "[ra_host.c:1672]tid:23468,ra_socket_white_list_add(1672) : x")
@@ -250,6 +256,7 @@ void TestTimestamp::rejects_data()
     QTest::newRow("epoch-too-late") << QByteArray("9999999999 far future");
     QTest::newRow("epoch-too-early") << QByteArray("0978307199 before 2001");
     QTest::newRow("epoch-glued") << QByteArray("1773454664abc");
+    QTest::newRow("level-then-words") << QByteArray("[INFO] 2021 was a good year, 14:02:56");
     QTest::newRow("level-word-prose") << QByteArray("[ERROR] HCCL(23457,x) said something at 2023-10-16");
     QTest::newRow("cann-clock-glued") << QByteArray("[ERROR] 2024-05-21-11:57:549 (PID:1) x");
     QTest::newRow("unknown-level") << QByteArray(

@@ -38,6 +38,44 @@ void diagnoseAttempt(AttemptAnalysis& a, const Catalog& catalog, const TopologyS
     joinNodeEvidence(a.incident, catalog, topology, nodeEvidence, a.diagnosis);
 }
 
+namespace {
+
+// A latest attempt without an error line (only the agent's restart lines, a run that went on, or a hang
+// read from where the log stops) does not hide the attempt that failed with one: the latest such attempt is
+// shown, and both say so.
+QString withoutFinalStop(QString text)
+{
+    while (text.endsWith(u'.'))
+        text.chop(1);
+    return text;
+}
+
+void showLatestFailure(Analysis& out)
+{
+    if (out.current < 0 || out.current >= static_cast<int>(out.attempts.size()))
+        return;
+    AttemptAnalysis& latest = out.attempts[static_cast<size_t>(out.current)];
+    if (latest.diagnosis.failureFound && latest.diagnosis.initiatingEvent >= 0)
+        return;
+    for (int i = out.current - 1; i >= 0; --i) {
+        AttemptAnalysis& failed = out.attempts[static_cast<size_t>(i)];
+        if (!failed.diagnosis.failureFound || failed.diagnosis.initiatingEvent < 0)
+            continue;
+        failed.diagnosis.notes.push_back(
+            QStringLiteral("This is %1, the latest attempt with an error line; the attempt after it (%2) %3.")
+                .arg(failed.incident.label, latest.incident.label,
+                    latest.diagnosis.failureFound
+                        ? QStringLiteral("has none: %1").arg(withoutFinalStop(latest.diagnosis.headline))
+                        : QStringLiteral("shows no failure")));
+        latest.diagnosis.notes.push_back(
+            QStringLiteral("No error line in this attempt; %1 failed before it.").arg(failed.incident.label));
+        out.current = i;
+        return;
+    }
+}
+
+} // namespace
+
 Analysis analyze(const AnalysisRequest& request, const CancelToken* cancel, const ProgressFn& progress)
 {
     // Declared first, destroyed last: what it frees in the background is freed before analyze() returns.
@@ -87,6 +125,7 @@ Analysis analyze(const AnalysisRequest& request, const CancelToken* cancel, cons
         out.attempts.push_back(std::move(a));
     }
     out.current = loaded.current;
+    showLatestFailure(out);
     if (out.attempts.empty() && !out.topology.hosts.empty())
         out.capturesOnly = placeCapturesOnly(out.topology);
     return out;

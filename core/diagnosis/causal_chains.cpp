@@ -102,6 +102,10 @@ bool headerOnly(const LogEvent& head, const LogEvent& cause)
 {
     if (cause.file != head.file || cause.line < head.line + head.lineCount)
         return false;
+    // An indented line goes on with the message above it (a wrapped "caught internal" then, indented,
+    // "exception: ... code: ZE_RESULT_ERROR_UNKNOWN"): the head is that message, not its header.
+    if (!cause.text.isEmpty() && (cause.text.front() == u' ' || cause.text.front() == u'\t'))
+        return false;
     // The level itself ("ERROR", "[ERROR]", "CRITICAL") is the header's, not a word of the message.
     static const QRegularExpression level(QStringLiteral("\\b(?:ERROR|FATAL|CRITICAL)\\b"));
     const QByteArray text = QString(head.message).remove(level).toUtf8();

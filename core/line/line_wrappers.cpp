@@ -405,6 +405,20 @@ bool readMetaflow(std::string_view s, LineWrappers& w, std::size_t& length)
     return true;
 }
 
+// A log aggregator's count of the lines it folded into this one (Monarch's "[7 similar log lines] "): the
+// line after it is the job's own.
+bool readSimilarLines(std::string_view s, std::size_t& length)
+{
+    std::size_t pos = 1;
+    if (s.size() < 24 || s[0] != '[' || readNumber(s, pos) < 0)
+        return false;
+    constexpr std::string_view kTail = " similar log lines] ";
+    if (s.substr(pos, kTail.size()) != kTail)
+        return false;
+    length = pos + kTail.size();
+    return true;
+}
+
 // OpenMPI's --timestamp-output: ctime's "Fri Aug 11 12:31:45 2023" glued to the --tag-output tag that
 // follows it ("...2023[1,0]<stdout>:"). Only taken before a tag: ctime's form alone is no wrapper.
 bool readMpiTimestamp(std::string_view s, LineWrappers& w, std::size_t& length)
@@ -473,8 +487,8 @@ bool peelOne(std::string_view s, LineWrappers& w, std::size_t& length)
     if (c == '(')
         return readRay(s, w, length);
     if (c == '[')
-        return readDetermined(s, w, length) || readMpiTag(s, w, length) || readKubectlPrefix(s, w, length)
-            || readUcxBanner(s, w, length) || readMetaflow(s, w, length);
+        return readDetermined(s, w, length) || readMpiTag(s, w, length) || readSimilarLines(s, length)
+            || readKubectlPrefix(s, w, length) || readUcxBanner(s, w, length) || readMetaflow(s, w, length);
     if (isDigit(c))
         return readAddressHost(s, w, length) || readPodClock(s, w, length)
             || readCollectorClock(s, w, length);

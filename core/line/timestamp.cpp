@@ -286,6 +286,35 @@ int syslogMonth(std::string_view m)
 }
 
 // "Mar 14 02:17:44 host ..." and "Mar  4 02:17:44 host ...".
+// A bracketed level word, then the clock: torchelastic's "[INFO] 2021-09-14 14:02:51,853 api: ...", also
+// "[ERROR] 2024-05-01T10:00:00Z ...". Offset 0; the length runs to the end of the clock.
+ParsedStamp levelThenClock(std::string_view text)
+{
+    const std::size_t close = text.find("] ");
+    if (close == std::string_view::npos || close < 4 || close > 9)
+        return {};
+    const std::string_view level = text.substr(1, close - 1);
+    char letter = 0;
+    if (level == "ERROR")
+        letter = 'E';
+    else if (level == "FATAL" || level == "CRITICAL")
+        letter = 'F';
+    else if (level == "WARNING" || level == "WARN")
+        letter = 'W';
+    else if (level == "INFO" || level == "DEBUG")
+        letter = 'I';
+    else
+        return {};
+    ParsedStamp s;
+    Cursor c { text, close + 2 };
+    char dateSep = '\0', fracSep = '\0';
+    if (!c.isDigit() || !isoDateTime(c, s, dateSep, fracSep) || !atBoundary(c))
+        return {};
+    s.severity = letter;
+    finish(s, StampKind::Iso8601, 0, c.pos);
+    return s;
+}
+
 ParsedStamp syslog(std::string_view text)
 {
     ParsedStamp s;
@@ -451,10 +480,13 @@ ParsedStamp findTimestamp(std::string_view text)
             return s;
     }
     if (c == '[') {
-        CannHeader cann;
-        if (text[1] >= 'A' && text[1] <= 'Z' && !(text[2] >= '0' && text[2] <= '9')
-            && readCannHeader(text, cann))
-            return cann.stamp;
+        if (text[1] >= 'A' && text[1] <= 'Z' && !(text[2] >= '0' && text[2] <= '9')) {
+            CannHeader cann;
+            if (readCannHeader(text, cann))
+                return cann.stamp;
+            if (const ParsedStamp s = levelThenClock(text); s.found())
+                return s;
+        }
         return bracketed(text);
     }
     if (c >= '0' && c <= '9')

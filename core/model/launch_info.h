@@ -42,7 +42,7 @@ inline constexpr std::array<std::string_view, 6> kFrameworkIds = { "lightning", 
 // The literal prefilter passes every line that holds one, case-insensitively, so no scanner shortcut
 // skips such a line and the detector needs no search of its own on the lines the prefilter rejects.
 inline constexpr std::string_view kLaunchPhrases[] = { "torch.distributed", "torch/distributed",
-    "bin/torchrun", "slurmstepd", "srun: ", "slurm_", "mpirun ", "prterun ", "mpiexec", "pmix error",
+    "bin/torchrun", "local_elastic_agent", "slurmstepd", "srun: ", "slurm_", "mpirun ", "prterun ", "mpiexec", "pmix error",
     "bad termination of one of your application", "primary job  terminated normally", "deepspeed.launcher",
     "world info dict", "[runner.py:", "] [launch.py:", "accelerate launch", "accelerate/commands",
     "accelerate.commands", "bin/accelerate", "ray.train", "ray/train/", "(raylet)", "pytorchjob", "kubectl ",

@@ -41,6 +41,8 @@ constexpr Cue kCues[] = {
     { LaunchKind::Torchrun, "torch.distributed.elastic" },
     { LaunchKind::Torchrun, "torch/distributed/elastic" },
     { LaunchKind::Torchrun, "bin/torchrun" },
+    // torchelastic's agent, logging under its module name ("[ERROR] <clock> local_elastic_agent: ...").
+    { LaunchKind::Torchrun, "local_elastic_agent" },
     { LaunchKind::Slurm, "slurmstepd", Where::Word },
     { LaunchKind::Slurm, "srun: ", Where::LineStart },
     { LaunchKind::Slurm, "SLURM_", Where::EnvName },
