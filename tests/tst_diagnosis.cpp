@@ -670,6 +670,33 @@ private Q_SLOTS:
         QCOMPARE(initiating(*b).line, qint64(1));
     }
 
+    // journald stamps every line, so CANN's report stays in torch_npu's exception record: the report's line
+    // still heads it, as a "Last error:" quote does.
+    void cannReportInsideARecordIsItsLine()
+    {
+        const QString head = QStringLiteral("May 01 10:00:0%1 node17 python3[4242]: [rank0]: ");
+        const Analysis an = run({},
+            head.arg(0) + QStringLiteral("    self.moe_all_to_all_group_name = backend.get_hccl_comm_name(\n")
+                + head.arg(1)
+                + QStringLiteral(
+                    "RuntimeError: create_config:build/CMakeFiles/torch_npu.dir/compiler_depend.ts:102 "
+                    "HCCL function error: hcclCommInitRootInfoConfig(numRanks, &rootInfo, rank, config, "
+                    "&(comm->hcclComm_))\n")
+                + head.arg(2)
+                + QStringLiteral(
+                    "[ERROR] 2025-04-27-03:11:08 (PID:540988, Device:0, RankID:0) ERR02200 DIST call "
+                    "hccl api failed.\n")
+                + head.arg(3) + QStringLiteral("EE9999: Inner Error!\n") + head.arg(4)
+                + QStringLiteral(
+                    "EE9999: [PID: 540988] 2025-04-27-03:11:08.089.335 get error: phyid:1 "
+                    "realDeviceId:1 is err:0x7010003[FUNC:GetDeviceIndexByPhyId][FILE:api_error.cc]"
+                    "[LINE:1918]\n"));
+        const AttemptAnalysis* a = an.currentAttempt();
+        QVERIFY(a && a->diagnosis.failureFound);
+        QCOMPARE(initiating(*a).line, qint64(5));
+        QCOMPARE(sigId(an, a->diagnosis.signature), QStringLiteral("cann-device-index-by-phyid-failed"));
+    }
+
     // A title that names no failure (HCCL's "____LINK_ERROR_INFO____" above its table) gives way to the cause
     // further down its unbroken run of lines, not only on the very next line.
     void titleGivesWayToTheCauseInItsRun()

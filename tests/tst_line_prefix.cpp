@@ -454,6 +454,20 @@ private Q_SLOTS:
             QByteArray(p.message.data(), qsizetype(p.message.size())).startsWith("[c10d] The client socket"));
     }
 
+    // libsharp's header names the host and pid and carries the clock; its level word starts the message
+    // (before, "[node:0:174" was read as an NCCL prefix of host "[node").
+    void sharpHeaderIsAWrapper()
+    {
+        const LinePrefix p = parseLinePrefix("[node:0:174 - tree_ops.c:314][2024-05-30 12:26:47] ERROR "
+                                             "Failed to lock SAT tree(ID:0x208. ret:0x4)");
+        QCOMPARE(QByteArray(p.pdshHost.data(), qsizetype(p.pdshHost.size())), QByteArray("node"));
+        QCOMPARE(p.pid, 174);
+        QVERIFY(p.ncclHost.empty());
+        QCOMPARE(p.stamp.day, 30);
+        QVERIFY(QByteArray(p.message.data(), qsizetype(p.message.size())).startsWith("ERROR Failed to lock"));
+        QCOMPARE(classifyLine(p, true).severity, Severity::Error);
+    }
+
     // MPICH's "[7] " tag starts a line: behind indentation it is an item of a report (PyTorch's desync
     // report lists "[7] finished collective #182, ...") and names no writer.
     void indentedBracketNumberIsNoLauncherRank()

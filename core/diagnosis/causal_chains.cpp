@@ -102,9 +102,16 @@ bool headerOnly(const LogEvent& head, const LogEvent& cause)
 {
     if (cause.file != head.file || cause.line < head.line + head.lineCount)
         return false;
-    // An indented line goes on with the message above it (a wrapped "caught internal" then, indented,
-    // "exception: ... code: ZE_RESULT_ERROR_UNKNOWN"): the head is that message, not its header.
-    if (!cause.text.isEmpty() && (cause.text.front() == u' ' || cause.text.front() == u'\t'))
+    // A line indented deeper than the head goes on with the head's message (a wrapped "caught internal"
+    // then, indented, "exception: ... code: ZE_RESULT_ERROR_UNKNOWN"): the head is that message, not its
+    // header. Messages, not raw lines: a wrapper or a quote mark in front of both says nothing.
+    const auto indent = [](const QString& m) {
+        qsizetype n = 0;
+        while (n < m.size() && (m[n] == u' ' || m[n] == u'\t'))
+            ++n;
+        return n;
+    };
+    if (indent(cause.message) > indent(head.message))
         return false;
     // The level itself ("ERROR", "[ERROR]", "CRITICAL") is the header's, not a word of the message.
     static const QRegularExpression level(QStringLiteral("\\b(?:ERROR|FATAL|CRITICAL)\\b"));
@@ -155,9 +162,7 @@ bool quotedBy(const Incident& inc, const Catalog& cat, int head, int event)
 bool cannRuntimeReport(const LogEvent& e)
 {
     const QByteArray m = e.message.trimmed().toUtf8();
-    const std::string_view text(m.constData(), static_cast<size_t>(m.size()));
-    const std::size_t code = cannCodeLength(text);
-    return code != 0 && text[0] == 'E' && text.substr(code) != "Inner Error!";
+    return isCannRuntimeReport(std::string_view(m.constData(), static_cast<size_t>(m.size())));
 }
 
 bool quotesRuntimeReport(const LogEvent& head, const LogEvent& e)

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "last_error_quote.h"
 
+#include "cann_header.h"
 #include "line_prefix.h"
 
 namespace rankscope {
@@ -13,6 +14,12 @@ QString messageOf(const QString& raw)
     const LinePrefix p =
         parseLinePrefix(std::string_view(bytes.constData(), static_cast<size_t>(bytes.size())));
     return QString::fromUtf8(p.message.data(), static_cast<qsizetype>(p.message.size())).trimmed();
+}
+
+bool isCannRuntimeReport(const QString& message)
+{
+    const QByteArray m = message.trimmed().toUtf8();
+    return rankscope::isCannRuntimeReport(std::string_view(m.constData(), static_cast<size_t>(m.size())));
 }
 
 } // namespace
@@ -29,19 +36,28 @@ void anchorQuotedLastErrors(std::vector<LogEvent>& events)
             continue;
         if (e.text.contains(QLatin1String(" NCCL WARN ")) || e.text.contains(QLatin1String(" NCCL INFO ")))
             continue;
-        for (qsizetype i = 0; i + 1 < kept; ++i) {
-            if (messageOf(e.continuation[i]) != QLatin1String("Last error:"))
+        // Huawei CANN's report under a framework's error (torch_npu's RuntimeError, then "EE9999: Inner
+        // Error!" and the line that says what failed) is quoted the same way, when a collector's clock on
+        // every line kept it in the exception's record.
+        const bool cannHead = isCannRuntimeReport(e.message);
+        for (qsizetype i = 0; i < kept; ++i) {
+            qsizetype at = -1;
+            if (i + 1 < kept && messageOf(e.continuation[i]) == QLatin1String("Last error:"))
+                at = i + 1;
+            else if (!cannHead && isCannRuntimeReport(messageOf(e.continuation[i])))
+                at = i;
+            if (at < 0)
                 continue;
-            const QString quoted = e.continuation[i + 1];
+            const QString quoted = e.continuation[at];
             const QString message = messageOf(quoted);
             if (message.isEmpty())
                 break;
-            // Continuation line i is physical line e.line + 1 + i; the quoted one follows it.
-            e.line += i + 2;
-            e.lineCount -= static_cast<int>(i + 2);
+            // Continuation line i is physical line e.line + 1 + i.
+            e.line += at + 1;
+            e.lineCount -= static_cast<int>(at + 1);
             e.text = quoted;
             e.message = message;
-            e.continuation = e.continuation.mid(i + 2);
+            e.continuation = e.continuation.mid(at + 1);
             break;
         }
     }

@@ -178,6 +178,12 @@ std::size_t cannCodeLength(std::string_view t)
     return t[6] == ':' && t[7] == ' ' ? 8 : 0;
 }
 
+bool isCannRuntimeReport(std::string_view m)
+{
+    const std::size_t code = cannCodeLength(m);
+    return code != 0 && m[0] == 'E' && m.substr(code) != "Inner Error!";
+}
+
 ParsedStamp cannCodeClock(std::string_view t, qint64& pid)
 {
     std::size_t pos = cannCodeLength(t);

@@ -32,6 +32,11 @@ bool readCannHeader(std::string_view text, CannHeader& out);
 // first letter is its level: E for an error, W for a warning.
 std::size_t cannCodeLength(std::string_view text);
 
+// CANN's own account of a failure, "EJ0001: ...", "EE9999: [PID: n] <clock> get error: ...": an error code
+// that says more than the title of an internal error ("EE9999: Inner Error!", whose details follow under
+// the same code). `message` is the line after its prefixes, trimmed.
+bool isCannRuntimeReport(std::string_view message);
+
 // The clock of an error-code line after its code: "EJ0001: <clock>" or "EE9999: [PID: n] <clock>". Its
 // offset is relative to text's start; `pid` is set when the line names it.
 ParsedStamp cannCodeClock(std::string_view text, qint64& pid);

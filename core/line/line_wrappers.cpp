@@ -368,6 +368,39 @@ bool readUcxBanner(std::string_view s, LineWrappers& w, std::size_t& length)
     return true;
 }
 
+// NVIDIA SHARP's (libsharp's) log header: "[host:rank:pid - tree_ops.c:314][2024-05-30 12:26:47] ERROR ...":
+// the host, the pid, and the clock; the level word starts the message.
+bool readSharpHeader(std::string_view s, LineWrappers& w, std::size_t& length)
+{
+    const std::size_t dash = s.find(" - ");
+    if (dash == std::string_view::npos || dash > 96)
+        return false;
+    const std::string_view head = s.substr(1, dash - 1);
+    const std::size_t colon = head.find(':');
+    const std::size_t last = head.rfind(':');
+    if (colon == std::string_view::npos || colon == 0 || last == colon)
+        return false;
+    std::size_t pos = last + 1;
+    const qint64 pid = readNumber(head, pos);
+    if (pid < 0 || pos != head.size())
+        return false;
+    const std::size_t close = s.find("][", dash);
+    if (close == std::string_view::npos || close - dash > 96)
+        return false;
+    const std::string_view clock = s.substr(close + 1);
+    const ParsedStamp stamp = findTimestamp(clock);
+    if (!stamp.found() || stamp.offset != 0 || clock.size() <= static_cast<std::size_t>(stamp.length))
+        return false;
+    std::size_t end = close + 1 + static_cast<std::size_t>(stamp.length);
+    while (end < s.size() && s[end] == ' ')
+        ++end;
+    w.host = head.substr(0, colon);
+    w.processPid = pid;
+    w.stamp = stamp;
+    length = end;
+    return true;
+}
+
 // "[8-4-4-4-12 hex] ": a run's or request's UUID a workflow tool puts after its tag.
 std::size_t uuidTag(std::string_view s)
 {
@@ -488,7 +521,8 @@ bool peelOne(std::string_view s, LineWrappers& w, std::size_t& length)
         return readRay(s, w, length);
     if (c == '[')
         return readDetermined(s, w, length) || readMpiTag(s, w, length) || readSimilarLines(s, length)
-            || readKubectlPrefix(s, w, length) || readUcxBanner(s, w, length) || readMetaflow(s, w, length);
+            || readKubectlPrefix(s, w, length) || readUcxBanner(s, w, length) || readSharpHeader(s, w, length)
+            || readMetaflow(s, w, length);
     if (isDigit(c))
         return readAddressHost(s, w, length) || readPodClock(s, w, length)
             || readCollectorClock(s, w, length);
