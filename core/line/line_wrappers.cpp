@@ -372,8 +372,10 @@ bool readUcxBanner(std::string_view s, LineWrappers& w, std::size_t& length)
 // the host, the pid, and the clock; the level word starts the message.
 bool readSharpHeader(std::string_view s, LineWrappers& w, std::size_t& length)
 {
-    const std::size_t dash = s.find(" - ");
-    if (dash == std::string_view::npos || dash > 96)
+    // Only inside the first bracket: "[default0]:" and other tags end before any " - ".
+    const std::size_t bracket = s.substr(0, 128).find(']');
+    const std::size_t dash = bracket == std::string_view::npos ? bracket : s.substr(0, bracket).find(" - ");
+    if (dash == std::string_view::npos)
         return false;
     const std::string_view head = s.substr(1, dash - 1);
     const std::size_t colon = head.find(':');
@@ -384,8 +386,8 @@ bool readSharpHeader(std::string_view s, LineWrappers& w, std::size_t& length)
     const qint64 pid = readNumber(head, pos);
     if (pid < 0 || pos != head.size())
         return false;
-    const std::size_t close = s.find("][", dash);
-    if (close == std::string_view::npos || close - dash > 96)
+    const std::size_t close = bracket;
+    if (close + 1 >= s.size() || s[close + 1] != '[')
         return false;
     const std::string_view clock = s.substr(close + 1);
     const ParsedStamp stamp = findTimestamp(clock);
