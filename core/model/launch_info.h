@@ -42,17 +42,17 @@ inline constexpr std::array<std::string_view, 6> kFrameworkIds = { "lightning", 
 // The literal prefilter passes every line that holds one, case-insensitively, so no scanner shortcut
 // skips such a line and the detector needs no search of its own on the lines the prefilter rejects.
 inline constexpr std::string_view kLaunchPhrases[] = { "torch.distributed", "torch/distributed",
-    "bin/torchrun", "local_elastic_agent", "slurmstepd", "srun: ", "slurm_", "mpirun ", "prterun ", "mpiexec", "pmix error",
-    "bad termination of one of your application", "primary job  terminated normally", "deepspeed.launcher",
-    "world info dict", "[runner.py:", "] [launch.py:", "accelerate launch", "accelerate/commands",
-    "accelerate.commands", "bin/accelerate", "ray.train", "ray/train/", "(raylet)", "pytorchjob", "kubectl ",
-    "kubeflow", "gpu available: ", "initializing distributed: global_rank", "- cuda_visible_devices",
-    "pytorch_lightning", "lightning/pytorch", "lightning.pytorch", "lightning_fabric", "lightning/fabric",
-    "running training", "transformers/trainer", "transformers.trainer", "sfttrainer", "trl/trainer",
-    "deepspeedengine", "deepspeed/runtime", "deepspeed.runtime", "] [config.py:", "log_dist]",
-    "init_distributed]", "initializing torch distributed", "megatron/", "initialized tensor model parallel",
-    "[nemo i", "[nemo w", "nemo_logging", "/vllm/", "vllm.engine", "vllm.worker", "vllm.distributed",
-    "vllm.executor", "llm engine" };
+    "bin/torchrun", "local_elastic_agent", "slurmstepd", "srun: ", "slurm_", "mpirun ", "prterun ", "mpiexec",
+    "pmix error", "bad termination of one of your application", "primary job  terminated normally",
+    "deepspeed.launcher", "world info dict", "[runner.py:", "] [launch.py:", "accelerate launch",
+    "accelerate/commands", "accelerate.commands", "bin/accelerate", "ray.train", "ray/train/", "(raylet)",
+    "pytorchjob", "kubectl ", "kubeflow", "gpu available: ", "initializing distributed: global_rank",
+    "- cuda_visible_devices", "pytorch_lightning", "lightning/pytorch", "lightning.pytorch",
+    "lightning_fabric", "lightning/fabric", "running training", "transformers/trainer",
+    "transformers.trainer", "sfttrainer", "trl/trainer", "deepspeedengine", "deepspeed/runtime",
+    "deepspeed.runtime", "] [config.py:", "log_dist]", "init_distributed]", "initializing torch distributed",
+    "megatron/", "initialized tensor model parallel", "[nemo i", "[nemo w", "nemo_logging", "/vllm/",
+    "vllm.engine", "vllm.worker", "vllm.distributed", "vllm.executor", "llm engine" };
 
 struct LaunchEvidence
 {
