@@ -697,6 +697,20 @@ private Q_SLOTS:
         QCOMPARE(sigId(an, a->diagnosis.signature), QStringLiteral("cann-device-index-by-phyid-failed"));
     }
 
+    // NCCL 2.29 quotes its WARN right under the error's description, without "Last error:" (nccl#2077): the
+    // quoted line is the record's line.
+    void ncclDescriptionQuotesTheWarn()
+    {
+        const Analysis an =
+            run({ QStringLiteral("real-found/8004-nvls-multicast-slot-exhaustion-oom-bind/log.txt") });
+        const AttemptAnalysis* a = an.currentAttempt();
+        QVERIFY(a && a->diagnosis.failureFound);
+        QVERIFY2(initiating(*a).text.contains(
+                     QLatin1String("Failed to bind NVLink SHARP (NVLS) Multicast memory")),
+            qPrintable(initiating(*a).text));
+        QCOMPARE(sigId(an, a->diagnosis.signature), QStringLiteral("nvls-multicast-bind-failed"));
+    }
+
     // A title that names no failure (HCCL's "____LINK_ERROR_INFO____" above its table) gives way to the cause
     // further down its unbroken run of lines, not only on the very next line.
     void titleGivesWayToTheCauseInItsRun()

@@ -197,6 +197,12 @@ void TestTimestamp::recognises_data()
                       "Worker group failed")
         << StampKind::Iso8601 << 0 << 31 << QList<int> { 2021, 9, 14, 14, 2, 56 } << 862000000 << true
         << QStringLiteral("E") << 0 << QStringLiteral("2021-09-14T14:02:56.862");
+    // TensorFlow's and XLA's (TSL's) header: the clock, then the glog letter and source.
+    QTest::newRow("tsl") << QByteArray(
+        "2019-07-07 06:48:49.161736: E tensorflow/core/common_runtime/ring_alg.cc:279] "
+        "Aborting RingReduce with Out of range: [_Derived_]End of sequence")
+                         << StampKind::Glog << 0 << 29 << QList<int> { 2019, 7, 7, 6, 48, 49 } << 161736000
+                         << true << QStringLiteral("E") << 0 << QStringLiteral("2019-07-07T06:48:49.161");
     QTest::newRow("cann-event") << QByteArray(
         "[EVENT] HCCP(23457,all_reduce_test):2023-10-16-08:39:56.291.195 "
         "[ra_host.c:1672]tid:23468,ra_socket_white_list_add(1672) : x")

@@ -3,6 +3,9 @@
 
 #include "cann_header.h"
 #include "line_prefix.h"
+#include "paste_rejoin.h"
+
+#include <QRegularExpression>
 
 namespace rankscope {
 
@@ -14,6 +17,23 @@ QString messageOf(const QString& raw)
     const LinePrefix p =
         parseLinePrefix(std::string_view(bytes.constData(), static_cast<size_t>(bytes.size())));
     return QString::fromUtf8(p.message.data(), static_cast<qsizetype>(p.message.size())).trimmed();
+}
+
+// "ncclUnhandledCudaError: Call to CUDA function failed.", "ncclSystemError: System call ...".
+bool isNcclErrorDescription(const QString& message)
+{
+    static const QRegularExpression description(QStringLiteral("^nccl[A-Z]\\w*Error: "));
+    return description.match(message).hasMatch();
+}
+
+// The line under the description is NCCL's WARN when it is text of its own: not "Last error:" (the quote
+// then follows it), not a traceback, frame or chained-exception line that starts another record.
+bool quotesNcclsWords(const QString& message)
+{
+    if (message.isEmpty() || message == QLatin1String("Last error:"))
+        return false;
+    const QByteArray m = message.toUtf8();
+    return !startsWithRecordMarker(std::string_view(m.constData(), static_cast<size_t>(m.size())));
 }
 
 bool isCannRuntimeReport(const QString& message)
@@ -42,7 +62,13 @@ void anchorQuotedLastErrors(std::vector<LogEvent>& events)
         const bool cannHead = isCannRuntimeReport(e.message);
         for (qsizetype i = 0; i < kept; ++i) {
             qsizetype at = -1;
-            if (i + 1 < kept && messageOf(e.continuation[i]) == QLatin1String("Last error:"))
+            const QString here = messageOf(e.continuation[i]);
+            if (i + 1 < kept && here == QLatin1String("Last error:"))
+                at = i + 1;
+            // NCCL 2.29 quotes its WARN right under the error's description ("ncclUnhandledCudaError: Call to
+            // CUDA function failed."), without "Last error:".
+            else if (i + 1 < kept && isNcclErrorDescription(here)
+                && quotesNcclsWords(messageOf(e.continuation[i + 1])))
                 at = i + 1;
             else if (!cannHead && isCannRuntimeReport(messageOf(e.continuation[i])))
                 at = i;
