@@ -406,8 +406,8 @@ ParsedStamp leadingDigits(std::string_view text)
         char dateSep = '\0', fracSep = '\0';
         if (!isoDateTime(c, s, dateSep, fracSep) || !atBoundary(c))
             return {};
-        // TensorFlow's and XLA's (TSL's) logger: "2019-07-07 06:48:49.161736: E tensorflow/core/x.cc:279] ": the
-        // clock, then the glog letter and source as a glog header has them.
+        // TensorFlow's and XLA's (TSL's) logger: "2019-07-07 06:48:49.161736: E tensorflow/core/x.cc:279] ":
+        // the clock, then the glog letter and source as a glog header has them.
         if (c.peek() == ':' && c.peek(1) == ' ' && isSeverityLetter(c.peek(2)) && c.peek(3) == ' '
             && dateSep == ' ') {
             s.severity = c.peek(2);
