@@ -63,14 +63,14 @@ void anchorQuotedLastErrors(std::vector<LogEvent>& events)
         for (qsizetype i = 0; i < kept; ++i) {
             qsizetype at = -1;
             const QString here = messageOf(e.continuation[i]);
-            if (i + 1 < kept && here == QLatin1String("Last error:"))
-                at = i + 1;
             // NCCL 2.29 quotes its WARN right under the error's description ("ncclUnhandledCudaError: Call to
             // CUDA function failed."), without "Last error:".
-            else if (i + 1 < kept && isNcclErrorDescription(here)
-                && quotesNcclsWords(messageOf(e.continuation[i + 1])))
+            const bool quoteBelow = i + 1 < kept
+                && (here == QLatin1String("Last error:")
+                    || (isNcclErrorDescription(here) && quotesNcclsWords(messageOf(e.continuation[i + 1]))));
+            if (quoteBelow)
                 at = i + 1;
-            else if (!cannHead && isCannRuntimeReport(messageOf(e.continuation[i])))
+            else if (!cannHead && isCannRuntimeReport(here))
                 at = i;
             if (at < 0)
                 continue;
