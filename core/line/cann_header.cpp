@@ -64,17 +64,6 @@ bool cannClock(std::string_view t, std::size_t& pos, ParsedStamp& s)
     return pos >= t.size() || !isDigit(t[pos]);
 }
 
-char levelLetter(std::string_view word)
-{
-    if (word == "ERROR")
-        return 'E';
-    if (word == "WARNING" || word == "WARN")
-        return 'W';
-    if (word == "INFO" || word == "EVENT" || word == "DEBUG" || word == "TRACE")
-        return 'I';
-    return 0;
-}
-
 // "(PID:927000, Device:3, RankID:3) ": torch_npu's writer fields; unknown keys are skipped.
 void readWriterFields(std::string_view t, std::size_t& pos, CannHeader& out)
 {
@@ -112,11 +101,9 @@ bool readCannHeader(std::string_view t, CannHeader& out)
 {
     if (t.size() < 30 || t[0] != '[')
         return false;
-    const std::size_t close = t.find("] ");
-    if (close == std::string_view::npos || close > 8)
-        return false;
+    std::size_t close = 0;
     CannHeader h;
-    h.stamp.severity = levelLetter(t.substr(1, close - 1));
+    h.stamp.severity = bracketedLevel(t, close);
     if (h.stamp.severity == 0)
         return false;
     std::size_t pos = close + 2;

@@ -290,20 +290,9 @@ int syslogMonth(std::string_view m)
 // "[ERROR] 2024-05-01T10:00:00Z ...". Offset 0; the length runs to the end of the clock.
 ParsedStamp levelThenClock(std::string_view text)
 {
-    const std::size_t close = text.find("] ");
-    if (close == std::string_view::npos || close < 4 || close > 9)
-        return {};
-    const std::string_view level = text.substr(1, close - 1);
-    char letter = 0;
-    if (level == "ERROR")
-        letter = 'E';
-    else if (level == "FATAL" || level == "CRITICAL")
-        letter = 'F';
-    else if (level == "WARNING" || level == "WARN")
-        letter = 'W';
-    else if (level == "INFO" || level == "DEBUG")
-        letter = 'I';
-    else
+    std::size_t close = 0;
+    const char letter = bracketedLevel(text, close);
+    if (letter == 0)
         return {};
     ParsedStamp s;
     Cursor c { text, close + 2 };
@@ -477,6 +466,25 @@ int daysInMonth(int y, int m)
 }
 
 } // namespace
+
+char bracketedLevel(std::string_view text, std::size_t& close)
+{
+    if (text.empty() || text[0] != '[')
+        return 0;
+    close = text.substr(0, 11).find("] ");
+    if (close == std::string_view::npos)
+        return 0;
+    const std::string_view level = text.substr(1, close - 1);
+    if (level == "ERROR")
+        return 'E';
+    if (level == "FATAL" || level == "CRITICAL")
+        return 'F';
+    if (level == "WARNING" || level == "WARN")
+        return 'W';
+    if (level == "INFO" || level == "DEBUG" || level == "EVENT" || level == "TRACE")
+        return 'I';
+    return 0;
+}
 
 ParsedStamp findTimestamp(std::string_view text)
 {

@@ -63,6 +63,11 @@ struct ParsedStamp
 // glog severity). Never scans the whole line: it is cheap enough to call on every line.
 ParsedStamp findTimestamp(std::string_view text);
 
+// A bracketed level word at the start of text ("[ERROR] ", "[WARNING] ", "[INFO] ", CANN's "[EVENT] "): its
+// glog letter (E, F, W or I) and, in `close`, where its ']' is; 0 when text starts with none. Looks only at
+// the first 11 bytes.
+char bracketedLevel(std::string_view text, std::size_t& close);
+
 // Milliseconds since the epoch, reading the fields as UTC unless the stamp has a zone (then converted to
 // UTC). A stamp without a year takes defaultYear. Fractions with subsecondOrdered=false are dropped (whole
 // seconds). std::nullopt for dmesg uptime (no wall clock) or invalid fields (month 13, Feb 30, hour 24...).
