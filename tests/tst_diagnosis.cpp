@@ -767,6 +767,78 @@ private Q_SLOTS:
             QVERIFY2(!g.ranks.contains(u'7'), qPrintable(g.ranks));
     }
 
+    // Every rank timed out at one SeqNum, but not in the same call: the rank in the call the fewest wait in
+    // took another code path (a rank-0-only reduce while the others saved, pytorch#77030). One against one
+    // says nothing about which is odd.
+    void oddCollectiveIsTheInitiatingLine()
+    {
+        const auto line = [](int rank, const char* op) {
+            return QStringLiteral(
+                "[E ProcessGroupNCCL.cpp:737] [Rank %1] Watchdog caught collective operation "
+                "timeout: WorkNCCL(SeqNum=3742816, OpType=%2, Timeout(ms)=1800000) ran for "
+                "1801750 milliseconds before timing out.\n")
+                .arg(rank)
+                .arg(QLatin1String(op));
+        };
+        const Analysis three =
+            run({}, line(1, "_ALLGATHER_BASE") + line(0, "REDUCE") + line(5, "_ALLGATHER_BASE"));
+        const AttemptAnalysis* a = three.currentAttempt();
+        QVERIFY(a && a->diagnosis.failureFound);
+        QCOMPARE(initiating(*a).line, qint64(2));
+        QCOMPARE(
+            sigId(three, a->diagnosis.signature), QStringLiteral("pytorch-watchdog-collective-mismatch"));
+        QVERIFY2(a->diagnosis.confidenceReasons.join(u'\n').contains(
+                     QLatin1String("rank 0 waits in REDUCE while 2 rank(s) in _ALLGATHER_BASE")),
+            qPrintable(a->diagnosis.confidenceReasons.join(u'\n')));
+        const Analysis two = run({}, line(1, "_ALLGATHER_BASE") + line(0, "REDUCE"));
+        QCOMPARE(initiating(*two.currentAttempt()).line, qint64(1));
+    }
+
+    // Ranks count from 0: rank 0 exists when ranks 1-3 time out, even with no line of its own; the others
+    // waited for it, and the fix says to read its output (torchtune#1165). One timeout alone names no gap.
+    void missingLowRankIsTheSilentRank()
+    {
+        const auto line = [](int rank) {
+            return QStringLiteral(
+                "[rank%1]:[E ProcessGroupNCCL.cpp:563] [Rank %1] Watchdog caught collective "
+                "operation timeout: WorkNCCL(SeqNum=15037, OpType=_ALLGATHER_BASE, "
+                "NumelIn=131072512, NumelOut=524290048, Timeout(ms)=600000) ran for 600055 "
+                "milliseconds before timing out.\n")
+                .arg(rank);
+        };
+        const Analysis an = run({}, line(3) + line(1) + line(2));
+        const AttemptAnalysis* a = an.currentAttempt();
+        QVERIFY(a && a->diagnosis.failureFound);
+        const auto& suspects = a->diagnosis.suspects;
+        QCOMPARE(suspects.size(), size_t(1));
+        QCOMPARE(suspects.front().rank, 0);
+        QVERIFY2(suspects.front().reason.contains(QLatin1String("no line at all")),
+            qPrintable(suspects.front().reason));
+        QCOMPARE(sigId(an, a->diagnosis.signature), QStringLiteral("pytorch-watchdog-silent-rank"));
+        const Analysis alone = run({}, line(3));
+        QVERIFY(alone.currentAttempt()->diagnosis.suspects.empty());
+        QCOMPARE(sigId(alone, alone.currentAttempt()->diagnosis.signature),
+            QStringLiteral("pytorch-watchdog-timeout"));
+    }
+
+    // A tqdm bar written without a newline with another rank's line glued after it, hard-wrapped in the
+    // middle of a sentence whose rest matches on its own: the glued line is the rank's, and it is joined.
+    void gluedWrappedWatchdogLineKeepsItsRank()
+    {
+        const Analysis an = run({},
+            QStringLiteral(
+                "[default0]:Grouping texts in chunks of 2049:   8%|#         | 726000/9672101 "
+                "[02:32<30:38, 4866.01 examples/s][default2]:[E ProcessGroupNCCL.cpp:475] [Rank 2] "
+                "Watchdog caught \n"
+                "collective operation timeout: WorkNCCL(SeqNum=3, OpType=ALLREDUCE, NumelIn=1, "
+                "NumelOut=1, Timeout(ms)=600000) ran for 600888 milliseconds before timing out.\n"));
+        const AttemptAnalysis* a = an.currentAttempt();
+        QVERIFY(a && a->diagnosis.failureFound);
+        QCOMPARE(initiating(*a).line, qint64(1));
+        QCOMPARE(initiating(*a).rank, 2);
+        QCOMPARE(initiating(*a).localRank, 2);
+    }
+
     // c10's clock says only the second (its fraction is a monotonic counter): a finer clock within that
     // second is neither before nor after it, so the reason decides: an error beats a watchdog symptom.
     void wholeSecondClockTiesWithinItsSecond()

@@ -482,6 +482,27 @@ private Q_SLOTS:
             3);
     }
 
+    // A tqdm bar written without a newline and another rank's line glued to its end: the tag after the bar's
+    // closing ']' starts the line (torchrun's "[defaultN]:" and c10's "[rankN]:"); without a bar, a "]["
+    // inside a message is no tag.
+    void tagGluedAfterProgressBar()
+    {
+        const LinePrefix tee = parseLinePrefix(
+            "[default0]:Grouping texts:   8%|#         | 726000/9672101 [02:32<30:38, 4866.01 examples/s]"
+            "[default2]:[E ProcessGroupNCCL.cpp:475] [Rank 2] Watchdog caught ");
+        QCOMPARE(tee.teeLocalRank, 2);
+        QVERIFY(
+            QByteArray(tee.message.data(), qsizetype(tee.message.size())).startsWith("[E ProcessGroupNCCL"));
+        const LinePrefix c10 =
+            parseLinePrefix("Train:  20%|#9        | 375/1881 [3:40:16<14:52:25, 35.55s/it]"
+                            "[rank3]:[E918 19:29:24.436950 ProcessGroupNCCL.cpp:689] x");
+        QCOMPARE(c10.globalRank, 3);
+        QCOMPARE(c10.stamp.kind, StampKind::Glog);
+        const LinePrefix plain = parseLinePrefix("[default1]:loss [0.5][rank3]: not a tag here");
+        QCOMPARE(plain.teeLocalRank, 1);
+        QCOMPARE(plain.globalRank, -1);
+    }
+
     // An empty quoted line is a bare ">" (or "> "): nothing is left of it.
     void emptyQuoteLineIsEmpty()
     {

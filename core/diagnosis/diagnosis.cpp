@@ -382,6 +382,17 @@ Diagnosis diagnose(const Incident& inc, const Catalog& cat, const DiagnoseOption
     QString how;
     int explainedBy = -1;
     d.initiatingEvent = findInitiating(inc, cat, &cause, &how, &explainedBy);
+    // Timeouts only, and the ranks wait in different calls at one SeqNum: the rank in the call the fewest
+    // wait in went another way, and the others waited for it.
+    if (d.initiatingEvent >= 0 && !cause
+        && roleOf(inc, cat, d.initiatingEvent) == roleRank(SignatureRole::Symptom)) {
+        QString why;
+        const int odd = oddCollectiveEvent(inc, &why);
+        if (odd >= 0 && odd != d.initiatingEvent) {
+            d.initiatingEvent = odd;
+            how = why;
+        }
+    }
     fillSuspects(inc, cat, d);
     // An unrecognised warning is never the cause of a hang: with nothing worse, a stall in NCCL's setup wins.
     // A warning whose error NCCL passes up ("-> 2"), or whose words say it failed, is no hang: the setup

@@ -204,6 +204,23 @@ void fillSuspects(const Incident& inc, const Catalog& cat, Diagnosis& d)
                         .arg(seq),
                     QString() });
         }
+        // Ranks count from 0: one below the highest that timed out exists even when it left no line at all.
+        // Two or more timeouts and fewer such gaps than timeouts: those are the ranks the others waited for.
+        std::vector<int> gaps;
+        for (int r = 0; r < *timedOut.rbegin() && gaps.size() < timedOut.size(); ++r)
+            if (!seen.count(r) && !failed.count(r)
+                && std::none_of(
+                    d.suspects.begin(), d.suspects.end(), [r](const Suspect& s) { return s.rank == r; }))
+                gaps.push_back(r);
+        if (timedOut.size() >= 2 && gaps.size() < timedOut.size())
+            for (const int r : gaps)
+                d.suspects.push_back({ r, QString(),
+                    QStringLiteral("no line at all while %1 rank(s) up to rank %2 timed out at SeqNum %3: it "
+                                   "probably never reached that collective, and its own output says why")
+                        .arg(timedOut.size())
+                        .arg(*timedOut.rbegin())
+                        .arg(seq),
+                    QString() });
     }
 
     // PyTorch's desync report (TORCH_NCCL_DESYNC_DEBUG) lists the ranks at the lowest collective number: the

@@ -16,6 +16,9 @@ int findInitiating(
     const Incident& inc, const Catalog& cat, bool* causeFound, QString* how, int* explainedBy = nullptr);
 // The variant of d.signature that the incident selects (Signature::refines), else d.signature.
 int refineSignature(const Incident& inc, const Catalog& cat, const Diagnosis& d, QString* why);
+// Watchdog timeouts at one SeqNum that name different collectives, where one call has fewer ranks waiting in
+// it than any other: the first event of that call (the rank that took another code path), else -1.
+int oddCollectiveEvent(const Incident& inc, QString* why);
 void fillCollateral(const Incident& inc, const Catalog& cat, Diagnosis& d);
 void fillSuspects(const Incident& inc, const Catalog& cat, Diagnosis& d);
 void fillTorchrunNotes(const Incident& inc, Diagnosis& d);

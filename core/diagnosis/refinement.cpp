@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <map>
 #include <re2/re2.h>
+#include <set>
 
 namespace rankscope::detail {
 
@@ -54,22 +55,26 @@ bool incidentMatches(const Incident& inc, const Catalog& cat, const QStringList&
     return false;
 }
 
-// Two watchdog timeouts at the same SeqNum of one process group that name different collectives (OpType or
-// element count): each rank is in a different call, so the ranks took different code paths. A SeqNum names a
-// call only within its group: a line that names no group is compared only with others that name none, and
-// only past the first few calls, where every new group's SeqNum 1 or 2 would meet by chance.
-QString mismatchedCollectives(const Incident& inc)
+// One watchdog timeout: the call it waits in, by process group and SeqNum.
+struct WatchdogCall
+{
+    std::pair<std::string, long long> key; // process group (may be empty), SeqNum
+    QString call; // OpType, with the element count when the line gives it
+    int rank = -1;
+    int event = -1;
+};
+
+// Watchdog timeouts that can be compared by SeqNum. A SeqNum names a call only within its group: a line that
+// names no group is compared only with others that name none, and only past the first few calls, where every
+// new group's SeqNum 1 or 2 would meet by chance.
+std::vector<WatchdogCall> watchdogCalls(const Incident& inc)
 {
     static const RE2 watchdog(
         R"((?:\[PG (?:ID )?(\d+)[^\]]*\] )?Watchdog caught collective operation timeout: )"
         R"(WorkNCCL\(SeqNum=(\d+), OpType=(\w+)(?:, NumelIn=(\d+))?)");
-    struct Call
-    {
-        QString op;
-        int rank;
-    };
-    std::map<std::pair<std::string, long long>, Call> seen;
-    for (const LogEvent& e : inc.events) {
+    std::vector<WatchdogCall> calls;
+    for (int i = 0; i < static_cast<int>(inc.events.size()); ++i) {
+        const LogEvent& e = inc.events[static_cast<size_t>(i)];
         std::string pg, op, numel;
         long long seq = 0;
         if (!RE2::PartialMatch(e.text.toStdString(), watchdog, &pg, &seq, &op, &numel))
@@ -84,20 +89,90 @@ QString mismatchedCollectives(const Incident& inc)
             ? QString::fromStdString(op)
             : QStringLiteral("%1 of %2 elements")
                   .arg(QString::fromStdString(op), QString::fromStdString(numel));
-        const auto [it, fresh] = seen.try_emplace({ pg, seq }, Call { call, e.rank });
-        if (!fresh && it->second.op != call)
+        calls.push_back({ { pg, seq }, call, e.rank, i });
+    }
+    return calls;
+}
+
+QString rankName(int rank, const QString& unknown)
+{
+    return rank >= 0 ? QStringLiteral("rank %1").arg(rank) : unknown;
+}
+
+// Two watchdog timeouts at the same SeqNum of one process group that name different collectives (OpType or
+// element count): each rank is in a different call, so the ranks took different code paths.
+QString mismatchedCollectives(const Incident& inc)
+{
+    std::map<std::pair<std::string, long long>, const WatchdogCall*> seen;
+    const std::vector<WatchdogCall> calls = watchdogCalls(inc);
+    for (const WatchdogCall& c : calls) {
+        const auto [it, fresh] = seen.try_emplace(c.key, &c);
+        if (!fresh && it->second->call != c.call)
             return QStringLiteral("at SeqNum %1 %2 waits in %3 and %4 in %5")
-                .arg(seq)
-                .arg(it->second.rank >= 0 ? QStringLiteral("rank %1").arg(it->second.rank)
-                                          : QStringLiteral("one rank"))
-                .arg(it->second.op)
-                .arg(e.rank >= 0 ? QStringLiteral("rank %1").arg(e.rank) : QStringLiteral("another"))
-                .arg(call);
+                .arg(c.key.second)
+                .arg(rankName(it->second->rank, QStringLiteral("one rank")), it->second->call,
+                    rankName(c.rank, QStringLiteral("another")), c.call);
     }
     return {};
 }
 
 } // namespace
+
+int oddCollectiveEvent(const Incident& inc, QString* why)
+{
+    // Per SeqNum, per call: the ranks (an unattributed line counts as one more writer) and the first event.
+    struct Group
+    {
+        std::set<int> ranks;
+        int unattributed = 0;
+        int first = -1;
+        int writers() const { return static_cast<int>(ranks.size()) + unattributed; }
+    };
+    std::map<std::pair<std::string, long long>, std::map<QString, Group>> bySeq;
+    for (const WatchdogCall& c : watchdogCalls(inc)) {
+        Group& g = bySeq[c.key][c.call];
+        if (c.rank >= 0)
+            g.ranks.insert(c.rank);
+        else
+            ++g.unattributed;
+        if (g.first < 0)
+            g.first = c.event;
+    }
+    for (const auto& [key, groups] : bySeq) {
+        if (groups.size() < 2)
+            continue;
+        const Group* odd = nullptr;
+        const QString* oddCall = nullptr;
+        int fewest = 1 << 30, runnerUp = 1 << 30, total = 0;
+        for (const auto& [call, g] : groups) {
+            total += g.writers();
+            if (g.writers() < fewest) {
+                runnerUp = fewest;
+                fewest = g.writers();
+                odd = &g;
+                oddCall = &call;
+            } else {
+                runnerUp = std::min(runnerUp, g.writers());
+            }
+        }
+        // Only a call fewer ranks wait in than in any other is the odd one out; one against one says nothing.
+        if (!odd || fewest >= runnerUp || total < 3)
+            continue;
+        if (why) {
+            QStringList others;
+            for (const auto& [call, g] : groups)
+                if (&g != odd)
+                    others << QStringLiteral("%1 rank(s) in %2").arg(g.writers()).arg(call);
+            const LogEvent& e = inc.events[static_cast<size_t>(odd->first)];
+            *why = QStringLiteral("at SeqNum %1 %2 waits in %3 while %4: it took another code path")
+                       .arg(key.second)
+                       .arg(rankName(e.rank, QStringLiteral("one rank")), *oddCall,
+                           others.join(QStringLiteral(", ")));
+        }
+        return odd->first;
+    }
+    return -1;
+}
 
 int refineSignature(const Incident& inc, const Catalog& cat, const Diagnosis& d, QString* why)
 {
@@ -144,7 +219,9 @@ int refineSignature(const Incident& inc, const Catalog& cat, const Diagnosis& d,
             reasons << mismatch;
         }
         if (w.silentRank) {
-            if (d.suspects.empty())
+            // A rank named only by what it did not print; one the logs name as lagging printed its own lines.
+            if (std::none_of(d.suspects.begin(), d.suspects.end(),
+                    [](const Suspect& x) { return x.namedBy.isEmpty(); }))
                 continue;
             reasons << QStringLiteral("a rank printed no failure while others timed out");
         }

@@ -74,6 +74,25 @@ bool readBracketRole(
     return true;
 }
 
+// Where a tee or c10 tag ("[default2]:", "[rank3]:") is glued to the end of a tqdm bar ("...|
+// 726000/9672101 [02:32<30:38, 4866.01 examples/s][default2]:[E ..."): the bar's "%|" comes first and its
+// closing ']' right before the tag. npos otherwise.
+size_t gluedRoleTag(std::string_view s)
+{
+    const size_t bar = s.substr(0, 200).find("%|");
+    if (bar == std::string_view::npos)
+        return std::string_view::npos;
+    for (size_t at = s.find("][", bar); at != std::string_view::npos && at < 400; at = s.find("][", at + 1)) {
+        std::string_view role, tag;
+        int number = -1;
+        size_t used = 0;
+        if (readBracketRole(s.substr(at + 1), role, tag, number, used)
+            && (role == "default" || role == "rank"))
+            return at + 1;
+    }
+    return std::string_view::npos;
+}
+
 // "12: " (srun --label; the label may be right-aligned with spaces).
 bool readSrunLabel(std::string_view s, int& rank, size_t& length)
 {
@@ -432,6 +451,14 @@ LinePrefix parseLinePrefix(std::string_view line)
         }
     };
     readRoles(s);
+    // A progress bar written without a newline (tqdm's "...4866.01 examples/s]") and another rank's line
+    // glued after it: the tag that follows the bar starts the line that matters; the bar says nothing.
+    if (const size_t glued = gluedRoleTag(s); glued != std::string_view::npos) {
+        s.remove_prefix(glued);
+        p.teeLocalRank = p.globalRank = -1;
+        p.sourceTag = {};
+        readRoles(s);
+    }
 
     // pdsh "host: " where host looks like a machine name (letters and digits, no spaces).
     if (p.launcherRank < 0 && !s.empty() && isAlpha(s[0])) {

@@ -8,6 +8,25 @@
 namespace rankscope {
 
 namespace {
+bool isLowerAscii(char c)
+{
+    return c >= 'a' && c <= 'z';
+}
+
+// The text stops inside a sentence: its last word is followed by nothing that ends a message (':' announces
+// the next line, '.' ends a sentence).
+bool endsMidSentence(std::string_view text)
+{
+    while (!text.empty() && (text.back() == ' ' || text.back() == '\r'))
+        text.remove_suffix(1);
+    return !text.empty() && (isLowerAscii(text.back()) || text.back() == ',');
+}
+
+std::string_view firstWord(std::string_view text)
+{
+    return text.substr(0, text.find(' '));
+}
+
 // A wrap is at a terminal's or an editor's width: a shorter line ended where its writer ended it.
 constexpr std::size_t kMinWrappedWidth = 60;
 // A message wrapped to 80 columns or so takes a few lines; more, and the lines are the log's own.
@@ -33,6 +52,9 @@ bool LineScanner::matchAcrossWrap(std::string_view next)
     Q_ASSERT(m_wrap.event >= 0 && static_cast<std::size_t>(m_wrap.event) < m_out.events.size());
     if (next.empty() || startsOwnRecord(next))
         return false;
+    // A next line that begins with the first line's own first word ("slurmstepd: ...") is a line of its own.
+    const bool midSentence =
+        endsMidSentence(m_wrap.cut) && isLowerAscii(next.front()) && firstWord(next) != firstWord(m_wrap.cut);
     // A terminal cuts at its width, inside a word: the pieces join as they are. An editor wraps at a space,
     // which the wrap swallowed.
     m_wrap.cut.append(next.data(), next.size());
@@ -51,8 +73,9 @@ bool LineScanner::matchAcrossWrap(std::string_view next)
     if (!match)
         return goesOn;
     // A next line that names as much on its own is a message of its own (or the one the first line announced
-    // with its ':'), not the rest of a cut one.
-    if (roleOf(m_ctx.matcher->match(next)) <= roleOf(match))
+    // with its ':'), not the rest of a cut one; unless the first stopped mid-sentence and the next goes on in
+    // lower case ("... Watchdog caught " / "collective operation timeout: WorkNCCL(...").
+    if (!midSentence && roleOf(m_ctx.matcher->match(next)) <= roleOf(match))
         return false;
     // More of the line says more: a match of the longer text replaces one of the shorter, unless it is of a
     // weaker role ("Call to ibv_modify_qp failed" first, then the GID index the rest of the line names).
