@@ -383,7 +383,7 @@ std::string_view readCannWriter(std::string_view s, LinePrefix& p)
 
 } // namespace
 
-LinePrefix parseLinePrefix(std::string_view line)
+LinePrefix parseLinePrefix(std::string_view line, bool mayHoldGluedTag)
 {
     LinePrefix p;
     size_t len = 0;
@@ -453,7 +453,8 @@ LinePrefix parseLinePrefix(std::string_view line)
     readRoles(s);
     // A progress bar written without a newline (tqdm's "...4866.01 examples/s]") and another rank's line
     // glued after it: the tag that follows the bar starts the line that matters; the bar says nothing.
-    if (const size_t glued = gluedRoleTag(s); glued != std::string_view::npos) {
+    if (const size_t glued = mayHoldGluedTag ? gluedRoleTag(s) : std::string_view::npos;
+        glued != std::string_view::npos) {
         s.remove_prefix(glued);
         p.teeLocalRank = p.globalRank = -1;
         p.sourceTag = {};

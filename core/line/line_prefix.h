@@ -48,7 +48,9 @@ struct LinePrefix
     bool teeOnly() const { return teeLocalRank >= 0 && globalRank < 0; }
 };
 
-LinePrefix parseLinePrefix(std::string_view line);
+// mayHoldGluedTag false: the caller knows the line holds no "][default" or "][rank" (kLevelCues), so no tag
+// glued to a progress bar is looked for.
+LinePrefix parseLinePrefix(std::string_view line, bool mayHoldGluedTag = true);
 
 // An NCCL level ("NCCL WARN ", "NCCL INFO ") in a message whose NCCL prefix was cut, masked or wrapped:
 // sets p.nccl and p.message when the message has one and p.nccl is None. parseLinePrefix() does it; a

@@ -30,6 +30,10 @@ inline constexpr std::string_view kLevelCues[] = {
     "[E ", // PyTorch 1.x's c10 log header "[E ProcessGroupNCCL.cpp:475] ", "[W socket.cpp:601] "
     "[W ",
     "[F ",
+    // A tag glued to the end of a progress bar ("...4866.01 examples/s][default2]:[E ..."): the line after it
+    // is another rank's and has a level of its own (parseLinePrefix() looks for it only then).
+    "][default",
+    "][rank",
 };
 
 } // namespace rankscope
