@@ -203,6 +203,12 @@ void TestTimestamp::recognises_data()
         "Aborting RingReduce with Out of range: [_Derived_]End of sequence")
                          << StampKind::Glog << 0 << 29 << QList<int> { 2019, 7, 7, 6, 48, 49 } << 161736000
                          << true << QStringLiteral("E") << 0 << QStringLiteral("2019-07-07T06:48:49.161");
+    // Abseil's logger before InitGoogle(): no broken-down time, the epoch seconds in its place (libtpu).
+    QTest::newRow("absl-epoch") << QByteArray("E0000 00:00:1725383433.302361    2870 common_lib.cc:818] "
+                                              "Could not set metric server port: INVALID_ARGUMENT")
+                                << StampKind::Glog << 0 << 29 << QList<int> { 2024, 9, 3, 17, 10, 33 }
+                                << 302361000 << true << QStringLiteral("E") << 0
+                                << QStringLiteral("2024-09-03T17:10:33.302");
     QTest::newRow("cann-event") << QByteArray(
         "[EVENT] HCCP(23457,all_reduce_test):2023-10-16-08:39:56.291.195 "
         "[ra_host.c:1672]tid:23468,ra_socket_white_list_add(1672) : x")
@@ -249,6 +255,9 @@ void TestTimestamp::rejects_data()
 {
     QTest::addColumn<QByteArray>("line");
     QTest::newRow("srun-label") << QByteArray("12: some srun label");
+    // Abseil's zero date needs the epoch's ten digits and a fraction.
+    QTest::newRow("absl-epoch-short") << QByteArray("E0000 00:00:17253834.302361 1 f.cc:1] x");
+    QTest::newRow("absl-epoch-no-fraction") << QByteArray("E0000 00:00:1725383433 1 f.cc:1] x");
     QTest::newRow("mpi-prefix") << QByteArray("[0] mpi prefix");
     QTest::newRow("rank-prefix") << QByteArray(
         "[rank7]:[E314 02:17:44.791203518 ProcessGroupNCCL.cpp:593] x");

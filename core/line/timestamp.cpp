@@ -156,9 +156,43 @@ void finish(ParsedStamp& s, StampKind kind, std::size_t begin, std::size_t end)
     s.length = static_cast<int>(end - begin);
 }
 
+// The calendar date and clock of epoch seconds (UTC), by Howard Hinnant's civil_from_days.
+void setFromEpoch(qint64 secs, ParsedStamp& s)
+{
+    const qint64 days = secs / 86400;
+    const qint64 rest = secs % 86400;
+    const qint64 z = days + 719468;
+    const qint64 era = z / 146097;
+    const qint64 doe = z - era * 146097;
+    const qint64 yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
+    const qint64 doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    const qint64 mp = (5 * doy + 2) / 153;
+    s.day = static_cast<int>(doy - (153 * mp + 2) / 5 + 1);
+    s.month = static_cast<int>(mp < 10 ? mp + 3 : mp - 9);
+    s.year = static_cast<int>(yoe + era * 400 + (s.month <= 2 ? 1 : 0));
+    s.hour = static_cast<int>(rest / 3600);
+    s.minute = static_cast<int>(rest / 60 % 60);
+    s.second = static_cast<int>(rest % 60);
+}
+
 // Glog/c10/torch header after the severity letter: MMDD HH:MM:SS.frac. c10 prints MMDD unpadded (314).
 bool glogBody(Cursor& c, ParsedStamp& s, bool allowUnpadded, int& fracDigits)
 {
+    // Abseil's logger before InitGoogle() has no broken-down time: "E0000 00:00:1725383433.302361 ", the
+    // epoch seconds where the minutes' seconds would be.
+    if (c.text.substr(c.pos, 11) == "0000 00:00:") {
+        Cursor e { c.text, c.pos + 11 };
+        qint64 secs = 0;
+        if (e.upTo(10, secs) != 10 || secs < kEpoch2001 || secs >= kEpoch2100 || e.peek() != '.')
+            return false;
+        ++e.pos;
+        s.hasFraction = fraction(e, s.nanos, fracDigits);
+        if (!s.hasFraction || e.peek() != ' ')
+            return false;
+        setFromEpoch(secs, s);
+        c.pos = e.pos;
+        return true;
+    }
     // The common padded form "MMDD HH:MM:SS.f..." read at fixed offsets: this runs on every c10 line.
     const std::string_view t = c.text.substr(c.pos);
     const char* p = t.data();
