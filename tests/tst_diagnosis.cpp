@@ -767,6 +767,41 @@ private Q_SLOTS:
             QVERIFY2(!g.ranks.contains(u'7'), qPrintable(g.ranks));
     }
 
+    // mp.spawn's report in the parent is a symptom; the child's traceback under "-- Process 0 terminated with
+    // the following error:" is what it quotes, though its exception line is many lines below: a record
+    // follows from the line that opened it, not from its headline. Behind a Ray wrapper too (one pid).
+    void spawnReportQuotesTheChildTraceback()
+    {
+        const QString body =
+            QStringLiteral("torch.multiprocessing.spawn.ProcessRaisedException:\n"
+                           "\n"
+                           "-- Process 0 terminated with the following error:\n"
+                           "Traceback (most recent call last):\n"
+                           "  File \"spawn.py\", line 74, in _wrap\n"
+                           "    fn(i, *args)\n"
+                           "  File \"train.py\", line 62, in run\n"
+                           "    dist.init_process_group(backend='nccl')\n"
+                           "  File \"distributed_c10d.py\", line 1148, in init_process_group\n"
+                           "    default_pg, _ = _new_process_group_helper(\n"
+                           "  File \"distributed_c10d.py\", line 1268, in _new_process_group_helper\n"
+                           "    raise RuntimeError(\"Distributed package doesn't have NCCL built in\")\n"
+                           "RuntimeError: Distributed package doesn't have NCCL built in\n");
+        for (const QString& prefix :
+            { QString(), QStringLiteral("(RayWorkerWrapper pid=23041, ip=10.0.1.7) ") }) {
+            QString text;
+            for (const QString& line : body.split(u'\n', Qt::SkipEmptyParts))
+                text += prefix + line + u'\n';
+            const Analysis an = run({}, text);
+            const AttemptAnalysis* a = an.currentAttempt();
+            QVERIFY(a && a->diagnosis.failureFound);
+            QCOMPARE(sigId(an, a->diagnosis.signature), QStringLiteral("pytorch-nccl-not-built-in"));
+            QVERIFY2(
+                initiating(*a).text.endsWith(QLatin1String("RuntimeError: Distributed package doesn't have "
+                                                           "NCCL built in")),
+                qPrintable(initiating(*a).text));
+        }
+    }
+
     // Every rank timed out at one SeqNum, but not in the same call: the rank in the call the fewest wait in
     // took another code path (a rank-0-only reduce while the others saved, pytorch#77030). One against one
     // says nothing about which is odd.

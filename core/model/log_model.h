@@ -48,6 +48,9 @@ struct LogEvent
     int file = -1; // index into Incident::files
     qint64 line = 0; // 1-based line of the record's first line
     int lineCount = 1; // physical lines in the record (tracebacks, c10 continuations, NCCL "-> N" trails)
+    // The line that opened the record when a later line became its headline (a traceback's exception under
+    // "Traceback (most recent call last):"); 0 when the record starts at `line`.
+    qint64 openedAt = 0;
     Severity severity = Severity::Info;
     EventTime time;
     int rank = -1; // global rank; -1 when unattributed

@@ -250,6 +250,8 @@ void RecordBuilder::promote(
     ++e.lineCount;
     e.text = toQString(text);
     e.message = toQString(p.message);
+    if (e.openedAt == 0)
+        e.openedAt = e.line;
     e.line = lineNo;
     if (e.rank < 0)
         e.rank = rankInMessage(p.message);
