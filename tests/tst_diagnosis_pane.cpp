@@ -46,7 +46,9 @@ private Q_SLOTS:
         const bool hasEnv = std::any_of(sig.actions.begin(), sig.actions.end(),
             [](const FixAction& x) { return x.kind == FixActionKind::Env; });
         QVERIFY(hasEnv);
-        QVERIFY(byDefault.join(QLatin1Char('\n')).contains(QLatin1String(" torchrun ...")));
+        // No launcher given: the shell's export, not a guessed launcher.
+        QVERIFY(byDefault.join(QLatin1Char('\n')).contains(QLatin1String("env (shell): ")));
+        QVERIFY(byDefault.join(QLatin1Char('\n')).contains(QLatin1String("export ")));
 
         // One line for the caller: the detected launcher and framework.
         pane.setFixIdiom(FixIdiom { QStringLiteral("slurm"), QStringLiteral("hf-trainer") });

@@ -42,7 +42,7 @@ QSet<QString> allowedFlags(const FixAdapters& a, const FixIdiom& idiom)
 {
     QSet<QString> out;
     const LauncherAdapter* l =
-        a.launcher(idiom.launcher) ? a.launcher(idiom.launcher) : a.launcher(QStringLiteral("torchrun"));
+        a.launcher(idiom.launcher) ? a.launcher(idiom.launcher) : a.launcher(QStringLiteral("shell"));
     if (l) {
         out.unite(QSet<QString>(l->flags.begin(), l->flags.end()));
         if (const ContainerAdapter* c = a.container(l->container))
@@ -215,9 +215,9 @@ private Q_SLOTS:
                     .contains(QLatin1String("- name: NCCL_SOCKET_IFNAME\n    value: \"ens5\"")));
         QCOMPARE(text(env, QStringLiteral("deepspeed"), {}),
             QStringLiteral("echo NCCL_SOCKET_IFNAME=ens5 >> ~/.deepspeed_env"));
-        // Unknown idiom: an env prefix before torchrun. Unknown value: no command at all, never <nic>.
-        QVERIFY(text(env, QStringLiteral("no-such-launcher"), {})
-                    .startsWith(QLatin1String("env NCCL_SOCKET_IFNAME=ens5 torchrun")));
+        // Unknown idiom: the shell's export, not a guessed launcher. Unknown value: no command, never <nic>.
+        QCOMPARE(text(env, QStringLiteral("no-such-launcher"), {}),
+            QStringLiteral("export NCCL_SOCKET_IFNAME=ens5"));
         QVERIFY(!renderFixAction(env, FixIdiom {}, RenderContext {}, a));
         // Values with shell metacharacters are quoted for the shell, JSON-quoted for Python and YAML.
         const FixAction exclude { FixActionKind::Env, QStringLiteral("NCCL_SOCKET_IFNAME"),

@@ -12,7 +12,9 @@ const LauncherAdapter* resolveLauncher(const FixIdiom& idiom, const FixAdapters&
 {
     if (const LauncherAdapter* l = adapters.launcher(idiom.launcher))
         return l;
-    if (const LauncherAdapter* l = adapters.launcher(QStringLiteral("torchrun")))
+    // No launcher in the logs: the shell's export, which every launcher's job script takes, not a guess at
+    // one ("env X=1 torchrun ..." for a Ray or MPI job).
+    if (const LauncherAdapter* l = adapters.launcher(QStringLiteral("shell")))
         return l;
     return adapters.launchers.empty() ? nullptr : &adapters.launchers.front();
 }
