@@ -520,10 +520,21 @@ Diagnosis diagnose(const Incident& inc, const Catalog& cat, const DiagnoseOption
             if (!by.contains(s.namedBy))
                 by.push_back(s.namedBy);
         }
-        if (!named.isEmpty())
+        if (!named.isEmpty()) {
             d.headline += QStringLiteral("; the others waited for %1 %2 (%3)")
                               .arg(named.size() == 1 ? QStringLiteral("rank") : QStringLiteral("ranks"),
                                   named.join(QStringLiteral(", ")), by.join(QStringLiteral(", ")));
+        } else {
+            // Else the ranks suspected only for what they did not print, when there are few: read them first.
+            QStringList silent;
+            for (const Suspect& s : d.suspects)
+                if (s.rank >= 0 && s.namedBy.isEmpty())
+                    silent.push_back(QString::number(s.rank));
+            if (!silent.isEmpty() && silent.size() <= 4)
+                d.headline += QStringLiteral("; %1 %2 printed no failure (see suspects)")
+                                  .arg(silent.size() == 1 ? QStringLiteral("rank") : QStringLiteral("ranks"),
+                                      silent.join(QStringLiteral(", ")));
+        }
     }
 
     // Evidence: which lines before the first occurrence to show; analysis/ reads them (no I/O here).
