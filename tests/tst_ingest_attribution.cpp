@@ -199,6 +199,18 @@ private Q_SLOTS:
                        "ws1:23541:23673 [1] NCCL INFO Channel 01/0 : 1[1] -> 0[0] via P2P/CUMEM/read\n"
                        "ws1:23541:23673 [1] misc/socket.cc:50 NCCL WARN socket closed\n") } }
             << 1 << "ws1" << qint64(23541) << 1 << "";
+        // Across nodes the line says which side printed it: "[send]" the first rank, "[receive]" the second
+        // (wenet#1891's shape, NCCL 2.7's bus ids in the brackets).
+        QTest::newRow("network Channel lines name the writer by their direction")
+            << Files { { QStringLiteral("paste.log"),
+                   QStringLiteral(
+                       "voicec105:90735:91654 [0] NCCL INFO Channel 00 : 3[b2000] -> 0[88000] [receive] via "
+                       "NET/Socket/0\n"
+                       "voicec105:90736:91655 [0] NCCL INFO Channel 00 : 1[89000] -> 2[b1000] [send] via "
+                       "NET/Socket/0\n"
+                       "voicec105:90736:91655 [0] include/socket.h:403 NCCL WARN Connect to 10.0.0.3<57335> "
+                       "failed : Network is unreachable\n") } }
+            << 1 << "voicec105" << qint64(90736) << 1 << "";
         // A process in two communicators numbers itself twice: its Channel lines then name no rank.
         QTest::newRow("Channel lines that disagree name no rank") << Files { { QStringLiteral("paste.log"),
             QStringLiteral("ws1:23458:23665 [0] NCCL INFO comm 0x23 rank 0 nranks 2 cudaDev 0 nvmlDev 0 "

@@ -50,9 +50,11 @@ struct Joiner
     // pid -> ranks that a wrapped process stated for itself (WrapperRank): the wrapper's host is an IP or
     // nothing, NCCL's is a name, so these are keyed by pid alone and used only when the pid is unambiguous.
     std::unordered_map<qint64, QSet<int>> byWrapperPid;
-    // (host, pid) -> ranks that a process's intra-node Channel lines give it ("Channel 00 : 1[1] -> 0[0] via
-    // SHM/..." is printed by rank 1): used only for a process without an Init line (a paste that cut it), and
-    // only when they agree, since a process in several communicators prints several numberings.
+    // (host, pid) -> ranks that a process's Channel lines give it ("Channel 00 : 1[1] -> 0[0] via SHM/..."
+    // and
+    // "... [send] via NET/..." are printed by rank 1, "... -> 1[1] [receive] via NET/..." too): used only for
+    // a process without an Init line (a paste that cut it), and only when they agree, since a process in
+    // several communicators prints several numberings.
     std::unordered_map<HostPid, QSet<int>, KeyHash> byChannelProc;
     QSet<QString> warned;
 
@@ -130,7 +132,9 @@ struct Joiner
                     mapProcess(f.host, f.pid, f.ncclDev, f.rank, f.nRanks, where);
                 } else if (f.kind == IdentityFact::Kind::WrapperRank && f.pid >= 0) {
                     byWrapperPid[f.pid].insert(f.rank);
-                } else if (f.kind == IdentityFact::Kind::ChannelLocal && f.pid >= 0) {
+                } else if ((f.kind == IdentityFact::Kind::ChannelLocal
+                               || f.kind == IdentityFact::Kind::ChannelNet)
+                    && f.pid >= 0) {
                     byChannelProc[{ f.host, f.pid }].insert(f.rank);
                 }
             }
