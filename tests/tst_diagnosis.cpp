@@ -767,6 +767,32 @@ private Q_SLOTS:
             QVERIFY2(!g.ranks.contains(u'7'), qPrintable(g.ranks));
     }
 
+    // A network plugin that failed to initialise is no cause when NCCL went on with its sockets: the first
+    // cause after it in the file says why the sockets failed (aws-do-eks#54: EKS Pod Identity's link-local
+    // interface). Without the line that says NCCL went on, the plugin's failure heads.
+    void networkPluginFallbackGivesWayToTheSocketFailure()
+    {
+        const QString head =
+            QStringLiteral("node1:21:21 [0] NCCL INFO NET/OFI Using transport protocol RDMA (platform set)\n"
+                           "node1:21:21 [0] NCCL INFO NET/OFI aws-ofi-nccl initialization failed\n"
+                           "node1:21:21 [0] NCCL INFO NET/IB : No device found.\n");
+        const QString went = QStringLiteral("node1:21:21 [0] NCCL INFO Initialized NET plugin Socket\n"
+                                            "node1:21:21 [0] NCCL INFO Using network Socket\n");
+        const QString fail = QStringLiteral("node1:21:40 [0] misc/socket.cc:484 NCCL WARN "
+                                            "socketStartConnect: Connect to 169.254.170.23<40000> "
+                                            "failed : Connection refused\n");
+        const Analysis on = run({}, head + went + fail);
+        const AttemptAnalysis* a = on.currentAttempt();
+        QVERIFY(a && a->diagnosis.failureFound);
+        QCOMPARE(initiating(*a).line, qint64(6));
+        QCOMPARE(sigId(on, a->diagnosis.signature), QStringLiteral("nccl-bootstrap-connect-link-local"));
+        QVERIFY2(a->diagnosis.confidenceReasons.join(u'\n').contains(QLatin1String("went on without")),
+            qPrintable(a->diagnosis.confidenceReasons.join(u'\n')));
+        const Analysis stopped = run({}, head + fail);
+        QCOMPARE(sigId(stopped, stopped.currentAttempt()->diagnosis.signature),
+            QStringLiteral("aws-ofi-nccl-init-failed"));
+    }
+
     // mp.spawn's report in the parent is a symptom; the child's traceback under "-- Process 0 terminated with
     // the following error:" is what it quotes, though its exception line is many lines below: a record
     // follows from the line that opened it, not from its headline. Behind a Ray wrapper too (one pid).

@@ -371,6 +371,40 @@ void judgeConfidence(const Incident& inc, const Catalog& cat, bool cause, Diagno
                               : QStringLiteral("low");
 }
 
+// A network plugin NCCL went on without ("aws-ofi-nccl initialization failed", then "Initialized NET plugin
+// Socket"): the first cause after it in the same file says why the sockets failed, and heads instead.
+int pastNetworkFallback(const Incident& inc, const Catalog& cat, int event, QString* how)
+{
+    const LogEvent& e = inc.events[static_cast<size_t>(event)];
+    if (e.signature < 0 || !cat.signatures[static_cast<size_t>(e.signature)].networkFallback)
+        return event;
+    const bool wentOn = std::any_of(inc.setupFacts.begin(), inc.setupFacts.end(), [&](const SetupFact& f) {
+        return f.file == e.file && f.line > e.line
+            && (f.key == QLatin1String("socket transport")
+                || (f.key == QLatin1String("network") && f.value == QLatin1String("Socket")));
+    });
+    if (!wentOn)
+        return event;
+    int next = -1;
+    for (int i = 0; i < static_cast<int>(inc.events.size()); ++i) {
+        const LogEvent& x = inc.events[static_cast<size_t>(i)];
+        if (x.file != e.file || x.line <= e.line || x.signature < 0
+            || cat.signatures[static_cast<size_t>(x.signature)].networkFallback
+            || roleOf(inc, cat, i) != roleRank(SignatureRole::Cause))
+            continue;
+        if (next < 0 || x.line < inc.events[static_cast<size_t>(next)].line)
+            next = i;
+    }
+    if (next < 0)
+        return event;
+    *how = QStringLiteral("line %1 (%2) is a network plugin NCCL went on without: it used its sockets, and "
+                          "line %3 says why they failed")
+               .arg(e.line)
+               .arg(cat.signatures[static_cast<size_t>(e.signature)].id)
+               .arg(inc.events[static_cast<size_t>(next)].line);
+    return next;
+}
+
 } // namespace
 
 Diagnosis diagnose(const Incident& inc, const Catalog& cat, const DiagnoseOptions& options)
@@ -393,6 +427,8 @@ Diagnosis diagnose(const Incident& inc, const Catalog& cat, const DiagnoseOption
             how = why;
         }
     }
+    if (d.initiatingEvent >= 0)
+        d.initiatingEvent = pastNetworkFallback(inc, cat, d.initiatingEvent, &how);
     fillSuspects(inc, cat, d);
     // An unrecognised warning is never the cause of a hang: with nothing worse, a stall in NCCL's setup wins.
     // A warning whose error NCCL passes up ("-> 2"), or whose words say it failed, is no hang: the setup

@@ -128,6 +128,7 @@ private:
     // Elastic restarts inside one file: torchrun's agent says so, or a rank prints a new NCCL banner from a
     // new process. Returns true when the line starts a new attempt.
     bool restartBefore(const LinePrefix& p);
+    void readBareSocketSetup(std::string_view message);
     void readFacts(const LinePrefix& p, std::string_view text);
     void readSetup(const LinePrefix& p);
     void readWrapperRank(const LinePrefix& p);

@@ -167,6 +167,23 @@ void LineScanner::readSetup(const LinePrefix& p)
     m_out.setupFacts.push_back(std::move(f));
 }
 
+// A paste that stripped NCCL's prefix and level still says NCCL went on with its sockets ("Initialized NET
+// plugin Socket", "Using network Socket"): the one setup fact the diagnosis reads without a host.
+void LineScanner::readBareSocketSetup(std::string_view m)
+{
+    SetupFact f;
+    if (!startsWith(m, "Initialized NET plugin Socket") && !startsWith(m, "Using network Socket"))
+        return;
+    // Under its own key, whichever line said it: a host-less "network" would be compared across hosts.
+    f.key = QStringLiteral("socket transport");
+    f.value = f.group = QStringLiteral("initialised");
+    for (const SetupFact& known : m_out.setupFacts)
+        if (known.key == f.key && known.host.isEmpty())
+            return;
+    f.line = m_lineNo;
+    m_out.setupFacts.push_back(std::move(f));
+}
+
 void LineScanner::readFacts(const LinePrefix& p, std::string_view text)
 {
     if (p.rayPid >= 0)
@@ -191,6 +208,9 @@ void LineScanner::readFacts(const LinePrefix& p, std::string_view text)
         m_out.envSettings[i].line = m_lineNo;
     if (p.nccl == NcclLevel::Info && m_out.setupFacts.size() < kMaxSetupFacts)
         readSetup(p);
+    else if (p.nccl == NcclLevel::None && !p.message.empty() && (p.message[0] == 'I' || p.message[0] == 'U')
+        && m_out.setupFacts.size() < kMaxSetupFacts)
+        readBareSocketSetup(p.message);
     if (p.nccl != NcclLevel::Info && !testsHeader)
         return; // most lines: no fact to build (an IdentityFact holds QStrings)
     if (p.nccl == NcclLevel::Info) {

@@ -63,6 +63,13 @@ bool readSetupFact(std::string_view m, SetupFact& f)
         f.group = f.value;
         return !f.value.isEmpty();
     }
+    // "Initialized NET plugin Socket" (2.19+): the sockets are ready, whatever NCCL tried before them.
+    if (startsWith(m, "Initialized NET plugin Socket")) {
+        f.key = QStringLiteral("socket transport");
+        f.value = QStringLiteral("initialised");
+        f.group = f.value;
+        return true;
+    }
     if (startsWith(m, "Using network ")) {
         f.key = QStringLiteral("network");
         f.value = text(m.substr(14));

@@ -13,7 +13,7 @@ namespace rankscope {
 // "Plugin Path", "Using network"): a scanner shortcut may skip any other INFO line.
 constexpr bool mayStartSetupLine(char first)
 {
-    return first == 'N' || first == 'P' || first == 'U';
+    return first == 'N' || first == 'P' || first == 'U' || first == 'I';
 }
 
 // Reads a setup fact from an NCCL INFO message (the text after "NCCL INFO "): fills key, value and group;

@@ -36,8 +36,8 @@ const QSet<QString> kKnownFields = { QStringLiteral("id"), QStringLiteral("title
     QStringLiteral("evidence_commands"), QStringLiteral("verify"), QStringLiteral("siblings"),
     QStringLiteral("references"), QStringLiteral("examples"), QStringLiteral("severity"),
     QStringLiteral("fingerprint"), QStringLiteral("fallback"), QStringLiteral("hint"),
-    QStringLiteral("refines"), QStringLiteral("when"), QStringLiteral("stall"), QStringLiteral("actions"),
-    QStringLiteral("discriminators") };
+    QStringLiteral("network_fallback"), QStringLiteral("refines"), QStringLiteral("when"),
+    QStringLiteral("stall"), QStringLiteral("actions"), QStringLiteral("discriminators") };
 
 // Collects the message of a JSON syntax error (the DOM parser with exceptions off only says "discarded").
 struct ParseErrorCollector : nlohmann::json_sax<json>
@@ -424,6 +424,12 @@ std::optional<Signature> readEntry(const json& entry, const QString& fileName, c
             r.error(QStringLiteral("fallback"), QStringLiteral("must be true or false"));
         else
             s.fallback = entry.at("fallback").get<bool>();
+    }
+    if (entry.contains("network_fallback")) {
+        if (!entry.at("network_fallback").is_boolean())
+            r.error(QStringLiteral("network_fallback"), QStringLiteral("must be true or false"));
+        else
+            s.networkFallback = entry.at("network_fallback").get<bool>();
     }
     if (entry.contains("hint")) {
         if (!entry.at("hint").is_boolean())

@@ -94,6 +94,9 @@ struct Signature
     // Advice for a part of a library rather than a wording ("an NCCL WARN from transport/net_ib.cc"): it
     // never matches a line in the scan; the diagnosis shows it when the initiating line matches no entry.
     bool hint = false;
+    // A network plugin or transport that failed to initialise: NCCL goes on with the next one (its sockets).
+    // When the log shows it did and a later cause follows, that cause is the failure (diagnosis.cpp).
+    bool networkFallback = false;
     // A variant of another entry told apart by the rest of the incident: when the initiating event matched
     // `refines` and `when` holds, the diagnosis shows this entry's summary, fix and checks instead.
     QString refines;
