@@ -767,6 +767,31 @@ private Q_SLOTS:
             QVERIFY2(!g.ranks.contains(u'7'), qPrintable(g.ranks));
     }
 
+    // A one-line head that names nothing, with the traceback right under it: a hint reads that record's
+    // frames (vllm#19703: Ray's compiled-graph read path, the exception line cut from the paste).
+    void hintReadsTheRecordUnderAOneLineHead()
+    {
+        const QString head =
+            QStringLiteral("ERROR 06-12 10:46:34 [core.py:517] EngineCore encountered a fatal error.\n");
+        const QString frames = QStringLiteral(
+            "ERROR 06-12 10:46:34 [core.py:517] Traceback (most recent call last):\n"
+            "ERROR 06-12 10:46:34 [core.py:517]   File \"/usr/lib/python3/ray/dag/compiled_dag_node.py\", "
+            "line 2515, "
+            "in _execute_until\n"
+            "ERROR 06-12 10:46:34 [core.py:517]     result = self._dag_output_fetcher.read(timeout)\n");
+        const Analysis an = run({}, head + frames);
+        const AttemptAnalysis* a = an.currentAttempt();
+        QVERIFY(a && a->diagnosis.failureFound);
+        QCOMPARE(initiating(*a).line, qint64(1));
+        QCOMPARE(sigId(an, a->diagnosis.signature), QStringLiteral("ray-hint-compiled-graph-read"));
+        // Further down, the frames belong to another failure: no hint from them.
+        const Analysis apart = run({},
+            head + QStringLiteral("INFO 06-12 10:46:35 [core.py:1] a\nINFO 06-12 10:46:35 [core.py:1] b\n")
+                + frames);
+        QVERIFY(sigId(apart, apart.currentAttempt()->diagnosis.signature)
+            != QStringLiteral("ray-hint-compiled-graph-read"));
+    }
+
     // A network plugin that failed to initialise is no cause when NCCL went on with its sockets: the first
     // cause after it in the file says why the sockets failed (aws-do-eks#54: EKS Pod Identity's link-local
     // interface). Without the line that says NCCL went on, the plugin's failure heads.

@@ -46,6 +46,17 @@ int hintFor(const Incident& inc, const Catalog& cat, Diagnosis& d, QString* how)
     std::vector<std::string> lines { e.text.toStdString() };
     for (const QString& line : e.continuation)
         lines.push_back(line.toStdString());
+    // A one-line head ("EngineCore encountered a fatal error.") is often followed by the record that says
+    // where: the traceback right under it, whose frames name the part of the library.
+    for (const LogEvent& x : inc.events) {
+        const qint64 start = x.openedAt > 0 ? x.openedAt : x.line;
+        if (x.file == e.file && start > e.line && start <= e.line + e.lineCount && x.signature < 0) {
+            lines.push_back(x.text.toStdString());
+            for (const QString& line : x.continuation)
+                lines.push_back(line.toStdString());
+            break;
+        }
+    }
     for (int s = 0; s < static_cast<int>(cat.signatures.size()); ++s) {
         const Signature& sig = cat.signatures[static_cast<size_t>(s)];
         if (!sig.hint)
