@@ -60,6 +60,25 @@ private Q_SLOTS:
         QCOMPARE(incidentYear({ scanWith(0, 1, 2) }, QDate(2027, 1, 1)), 2027);
     }
 
+    // The year a reader sees in every date rests on that guess when no clock says it: the incident says so.
+    void assumedYearIsSaid()
+    {
+        QTemporaryDir dir;
+        write(dir, QStringLiteral("glog.log"),
+            "[rank0]:[E1208 20:46:56.100000 ProcessGroupNCCL.cpp:1] [Rank 0] Watchdog caught collective "
+            "operation "
+            "timeout\n");
+        write(dir, QStringLiteral("iso.log"), "2024-12-08 20:46:57,000 - ERROR - train.py:1 - boom\n");
+        const auto load = [&dir](const QString& name) {
+            LoadOptions o;
+            o.paths = { dir.filePath(name) };
+            return loadIncidents(o).incidents.back().warnings.join(u'\n');
+        };
+        QVERIFY2(load(QStringLiteral("glog.log")).contains(QLatin1String("the clocks carry no year")),
+            qPrintable(load(QStringLiteral("glog.log"))));
+        QVERIFY(!load(QStringLiteral("iso.log")).contains(QLatin1String("no year")));
+    }
+
     void equalTimesPutNcclWarnFirstThenMilderSeverity()
     {
         QTemporaryDir dir;

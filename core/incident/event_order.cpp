@@ -85,6 +85,14 @@ EventOrder sortEvents(std::vector<FileScan>& scans, std::vector<LogEvent> earlie
         break;
     }
     out.year = incidentYear(scans, written);
+    // Said to the reader when no clock carried a year (glog, c10, vLLM, syslog): the dates shown rest on it.
+    out.yearAssumed = std::none_of(scans.begin(), scans.end(), [](const FileScan& s) {
+        return s.yearSeen != 0;
+    }) && std::any_of(scans.begin(), scans.end(), [](const FileScan& s) {
+        return std::any_of(s.streams.begin(), s.streams.end(), [](const StreamStats& st) {
+            return st.hasStamp && st.firstStamp.year == 0 && st.firstStamp.month >= 1;
+        });
+    });
     out.earlier = std::move(earlier);
 
     // `arrival` points at the events in the order they came in (the earlier ones, then each file's); the
@@ -190,6 +198,11 @@ void placeEvents(std::vector<FileScan>& scans, Incident& inc, EventOrder order)
                                    .arg(untimedFiles.mid(0, 3).join(QStringLiteral(", "))
                                        + (untimedFiles.size() > 3 ? QStringLiteral(", …") : QString())));
     }
+    if (order.yearAssumed)
+        inc.warnings.push_back(
+            QStringLiteral("the clocks carry no year: %1 is assumed (the year the log file was "
+                           "written, or the year before when a date would fall after it)")
+                .arg(order.year));
     inc.events.clear();
     inc.events.reserve(order.sorted.size());
     for (const std::size_t i : order.sorted)

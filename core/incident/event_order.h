@@ -26,6 +26,7 @@ int incidentYear(const std::vector<FileScan>& scans, const QDate& written);
 struct EventOrder
 {
     int year = 0;
+    bool yearAssumed = false; // no clock said its year: `year` is the file's (see incidentYear())
     std::vector<LogEvent> earlier; // events the incident had before
     std::vector<LogEvent*> arrival; // every event, in the order they came in
     std::vector<std::size_t> sorted; // indexes into arrival, in time order
