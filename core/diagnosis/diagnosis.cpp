@@ -426,6 +426,7 @@ Diagnosis diagnose(const Incident& inc, const Catalog& cat, const DiagnoseOption
     bool cause = false;
     QString how;
     int explainedBy = -1;
+    bool oddOneOut = false; // chosen as the rank in another collective than the others (oddCollectiveEvent)
     d.initiatingEvent = findInitiating(inc, cat, &cause, &how, &explainedBy);
     // Timeouts only, and the ranks wait in different calls at one SeqNum: the rank in the call the fewest
     // wait in went another way, and the others waited for it.
@@ -436,6 +437,7 @@ Diagnosis diagnose(const Incident& inc, const Catalog& cat, const DiagnoseOption
         if (odd >= 0 && odd != d.initiatingEvent) {
             d.initiatingEvent = odd;
             how = why;
+            oddOneOut = true;
         }
     }
     if (d.initiatingEvent >= 0)
@@ -551,7 +553,9 @@ Diagnosis diagnose(const Incident& inc, const Catalog& cat, const DiagnoseOption
         QStringLiteral("%1%2 %3%4: %5")
             .arg(who,
                 where.isEmpty() ? QString() : QStringLiteral(" (%1)").arg(where.join(QStringLiteral(", "))),
-                symptomOnly ? QStringLiteral("reported the failure first") : QStringLiteral("failed first"),
+                !symptomOnly    ? QStringLiteral("failed first")
+                    : oddOneOut ? QStringLiteral("waited in another collective than the others")
+                                : QStringLiteral("reported the failure first"),
                 e.time.valid ? QStringLiteral(" at %1%2")
                                    .arg(formatTime(e.time),
                                        e.time.inferred ? QStringLiteral(" (inferred)") : QString())
