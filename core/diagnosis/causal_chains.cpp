@@ -135,9 +135,8 @@ bool followsClosely(const LogEvent& prev, const LogEvent& e)
 {
     // A record whose headline came later (a child's traceback under mp.spawn's "-- Process 0 terminated
     // with the following error:") follows from the line that opened it.
-    const qint64 start = e.openedAt > 0 ? e.openedAt : e.line;
     return e.file == prev.file && e.line > prev.line
-        && start - (prev.line + prev.lineCount - 1) <= kQuoteGapLines;
+        && e.firstLine() - (prev.line + prev.lineCount - 1) <= kQuoteGapLines;
 }
 
 bool quotedBy(const Incident& inc, const Catalog& cat, int head, int event)

@@ -49,8 +49,8 @@ int hintFor(const Incident& inc, const Catalog& cat, Diagnosis& d, QString* how)
     // A one-line head ("EngineCore encountered a fatal error.") is often followed by the record that says
     // where: the traceback right under it, whose frames name the part of the library.
     for (const LogEvent& x : inc.events) {
-        const qint64 start = x.openedAt > 0 ? x.openedAt : x.line;
-        if (x.file == e.file && start > e.line && start <= e.line + e.lineCount && x.signature < 0) {
+        if (x.file == e.file && x.firstLine() > e.line && x.firstLine() <= e.line + e.lineCount
+            && x.signature < 0) {
             lines.push_back(x.text.toStdString());
             for (const QString& line : x.continuation)
                 lines.push_back(line.toStdString());
@@ -391,7 +391,7 @@ int pastNetworkFallback(const Incident& inc, const Catalog& cat, int event, QStr
         return event;
     const bool wentOn = std::any_of(inc.setupFacts.begin(), inc.setupFacts.end(), [&](const SetupFact& f) {
         return f.file == e.file && f.line > e.line
-            && (f.key == QLatin1String("socket transport")
+            && (f.key == QLatin1String(kSocketTransportFact)
                 || (f.key == QLatin1String("network") && f.value == QLatin1String("Socket")));
     });
     if (!wentOn)

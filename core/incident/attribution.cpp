@@ -50,10 +50,9 @@ struct Joiner
     // pid -> ranks that a wrapped process stated for itself (WrapperRank): the wrapper's host is an IP or
     // nothing, NCCL's is a name, so these are keyed by pid alone and used only when the pid is unambiguous.
     std::unordered_map<qint64, QSet<int>> byWrapperPid;
-    // (host, pid) -> ranks that a process's Channel lines give it ("Channel 00 : 1[1] -> 0[0] via SHM/..."
-    // and
-    // "... [send] via NET/..." are printed by rank 1, "... -> 1[1] [receive] via NET/..." too): used only for
-    // a process without an Init line (a paste that cut it), and only when they agree, since a process in
+    // (host, pid) -> ranks that a process's Channel lines give it (rank 1 prints "Channel 00 : 1[1] -> 0[0]
+    // via SHM/...", "... [send] via NET/..." and "... -> 1[1] [receive] via NET/..."): used only for a
+    // process without an Init line (a paste that cut it), and only when they agree, since a process in
     // several communicators prints several numberings.
     std::unordered_map<HostPid, QSet<int>, KeyHash> byChannelProc;
     QSet<QString> warned;

@@ -3,6 +3,7 @@
 
 #include "cann_header.h"
 
+#include <QDateTime>
 #include <algorithm>
 #include <cstddef>
 #include <limits>
@@ -156,23 +157,16 @@ void finish(ParsedStamp& s, StampKind kind, std::size_t begin, std::size_t end)
     s.length = static_cast<int>(end - begin);
 }
 
-// The calendar date and clock of epoch seconds (UTC), by Howard Hinnant's civil_from_days.
+// The calendar date and clock of epoch seconds (UTC).
 void setFromEpoch(qint64 secs, ParsedStamp& s)
 {
-    const qint64 days = secs / 86400;
-    const qint64 rest = secs % 86400;
-    const qint64 z = days + 719468;
-    const qint64 era = z / 146097;
-    const qint64 doe = z - era * 146097;
-    const qint64 yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
-    const qint64 doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    const qint64 mp = (5 * doy + 2) / 153;
-    s.day = static_cast<int>(doy - (153 * mp + 2) / 5 + 1);
-    s.month = static_cast<int>(mp < 10 ? mp + 3 : mp - 9);
-    s.year = static_cast<int>(yoe + era * 400 + (s.month <= 2 ? 1 : 0));
-    s.hour = static_cast<int>(rest / 3600);
-    s.minute = static_cast<int>(rest / 60 % 60);
-    s.second = static_cast<int>(rest % 60);
+    const QDateTime t = QDateTime::fromSecsSinceEpoch(secs, Qt::UTC);
+    s.year = t.date().year();
+    s.month = t.date().month();
+    s.day = t.date().day();
+    s.hour = t.time().hour();
+    s.minute = t.time().minute();
+    s.second = t.time().second();
 }
 
 // Glog/c10/torch header after the severity letter: MMDD HH:MM:SS.frac. c10 prints MMDD unpadded (314).

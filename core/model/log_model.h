@@ -51,6 +51,7 @@ struct LogEvent
     // The line that opened the record when a later line became its headline (a traceback's exception under
     // "Traceback (most recent call last):"); 0 when the record starts at `line`.
     qint64 openedAt = 0;
+    qint64 firstLine() const { return openedAt > 0 ? openedAt : line; }
     Severity severity = Severity::Info;
     EventTime time;
     int rank = -1; // global rank; -1 when unattributed
@@ -83,6 +84,10 @@ struct EnvSetting
 // How NCCL was set up on a host, as its INFO lines say: the NCCL build ("NCCL version 2.18.5+cuda12.2"), the
 // network plugin (NCCL's internal one, or an external libnccl-net.so) and the network it chose ("Using
 // network IB"). Hosts of one job that differ in one of them often hang or fail where they meet.
+// The setup fact that says NCCL's sockets were initialised ("Initialized NET plugin Socket"): read by the
+// scan, asked by the diagnosis when a network plugin failed before it.
+inline constexpr char kSocketTransportFact[] = "socket transport";
+
 struct SetupFact
 {
     QString key; // "NCCL version", "network plugin", "network"

@@ -172,10 +172,12 @@ void LineScanner::readSetup(const LinePrefix& p)
 void LineScanner::readBareSocketSetup(std::string_view m)
 {
     SetupFact f;
-    if (!startsWith(m, "Initialized NET plugin Socket") && !startsWith(m, "Using network Socket"))
+    if (!readSetupFact(m, f)
+        || !(f.key == QLatin1String(kSocketTransportFact)
+            || (f.key == QLatin1String("network") && f.value == QLatin1String("Socket"))))
         return;
     // Under its own key, whichever line said it: a host-less "network" would be compared across hosts.
-    f.key = QStringLiteral("socket transport");
+    f.key = QLatin1String(kSocketTransportFact);
     f.value = f.group = QStringLiteral("initialised");
     for (const SetupFact& known : m_out.setupFacts)
         if (known.key == f.key && known.host.isEmpty())

@@ -65,7 +65,7 @@ bool readSetupFact(std::string_view m, SetupFact& f)
     }
     // "Initialized NET plugin Socket" (2.19+): the sockets are ready, whatever NCCL tried before them.
     if (startsWith(m, "Initialized NET plugin Socket")) {
-        f.key = QStringLiteral("socket transport");
+        f.key = QLatin1String(kSocketTransportFact);
         f.value = QStringLiteral("initialised");
         f.group = f.value;
         return true;
