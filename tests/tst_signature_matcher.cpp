@@ -4,7 +4,10 @@
 #include "signature_catalog.h"
 #include "signature_matcher.h"
 
+#include <QDir>
+#include <QDirIterator>
 #include <QElapsedTimer>
+#include <QFile>
 #include <QRandomGenerator>
 #include <QTest>
 #include <memory>
@@ -264,6 +267,49 @@ private Q_SLOTS:
         if (anyPattern)
             QVERIFY(m.mayMatch(utf8));
         QCOMPARE(!all.empty(), anyPattern);
+    }
+
+    // The prefilter's candidates, tried alone and strongest first, give exactly what the RE2::Set over every
+    // pattern gives: on every line of every file under tests/data (the real cases among them) and on every
+    // catalog example, at every role limit.
+    void candidatesAgreeWithTheSet()
+    {
+        const SignatureMatcher& m = *m_matcher;
+        std::vector<std::string> lines;
+        QDirIterator it(QStringLiteral(RANKSCOPE_SOURCE_DIR "/tests/data"), QDir::Files,
+            QDirIterator::Subdirectories);
+        while (it.hasNext()) {
+            QFile f(it.next());
+            if (f.fileName().endsWith(QLatin1String(".gz")) || !f.open(QIODevice::ReadOnly))
+                continue;
+            const QByteArray bytes = f.readAll();
+            if (bytes.contains('\0'))
+                continue; // a tarball or a binary fixture
+            for (const QByteArray& l : bytes.split('\n'))
+                lines.push_back(l.toStdString());
+        }
+        for (const Signature& s : m_loaded.catalog.signatures) {
+            for (const QString& e : s.examplesMatch + s.examplesNoMatch)
+                lines.push_back(e.toStdString());
+        }
+        QVERIFY(lines.size() > 10000);
+        int matched = 0;
+        for (const std::string& l : lines) {
+            const MatchResult bySet = m.matchWithSet(l);
+            matched += bySet ? 1 : 0;
+            for (int limit = 1; limit <= kUnmatchedRoleRank; ++limit) {
+                const bool allowed = bySet
+                    && static_cast<int>(m_loaded.catalog.signatures[static_cast<std::size_t>(bySet.signature)].role)
+                        < limit;
+                const MatchResult fast = m.matchBefore(l, limit);
+                QVERIFY2(fast.signature == (allowed ? bySet.signature : -1)
+                        && fast.pattern == (allowed ? bySet.pattern : -1)
+                        && (!allowed || fast.captures == bySet.captures),
+                    qPrintable(QStringLiteral("limit %1: %2").arg(limit).arg(QString::fromStdString(l))));
+            }
+        }
+        qInfo("%zu lines, %d matched by the Set, all alike", lines.size(), matched);
+        QVERIFY(matched > 1000);
     }
 
     void prefilterRejectsOrdinaryInfoLines()

@@ -329,10 +329,10 @@ void LineScanner::line(std::string_view raw, qint64 offset, bool cut)
     }
 
     // One prefilter pass serves the signatures and the failure words: false means neither can be there.
-    const bool mayMatch = prefilterPasses(text);
+    const bool mayMatch = prefilterPasses(text, nullptr, &m_candidates);
     MatchResult match;
     if (mayMatch)
-        match = m_ctx.matcher->matchPrefiltered(text);
+        match = m_ctx.matcher->matchCandidates(text, m_candidates);
     // A person retyped it in lower case ("runtimeerror: cuda error: invalid device ordinal"): the catalog
     // matches it without regard to case. Only such lines, with a failure word, ask.
     if (!match && mayMatch && isAllLowerCase(p.message) && hasFailureWord(text))

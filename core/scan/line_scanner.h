@@ -115,7 +115,8 @@ private:
     static inline bool saysRestart(std::string_view message);
     // The prefilter's answer for `text` (false without a prefilter): from the block's hits when `text` is
     // a view of the block, else from a scan of its own.
-    inline bool prefilterPasses(std::string_view text, bool* sawAtom = nullptr) const;
+    inline bool prefilterPasses(
+        std::string_view text, bool* sawAtom = nullptr, PatternCandidates* candidates = nullptr) const;
     // False when the block search found none of kLevelCues in `text`, a view of the block: the line's
     // message need not be read for a level word.
     inline bool mayHoldLevelWord(std::string_view text) const
@@ -143,6 +144,7 @@ private:
     FileScan& m_out;
     const ScanContext& m_ctx;
     const LiteralPrefilter* m_prefilter; // the matcher's, asked directly by the shortcuts
+    PatternCandidates m_candidates; // the patterns the prefilter let through for the line being parsed
     const AtomHits* m_block = nullptr;
     int m_file;
     RecordBuilder m_records;
@@ -229,15 +231,18 @@ private:
     std::map<Channel, qint64> m_bannerPid; // pid of each channel's last "NCCL version" banner
 };
 
-inline bool LineScanner::prefilterPasses(std::string_view text, bool* sawAtom) const
+inline bool LineScanner::prefilterPasses(
+    std::string_view text, bool* sawAtom, PatternCandidates* candidates) const
 {
     if (!m_prefilter) {
         if (sawAtom)
             *sawAtom = false;
+        if (candidates)
+            candidates->clear();
         return false;
     }
-    return m_block && m_block->covers(text) ? m_prefilter->mayMatch(*m_block, text, sawAtom)
-                                            : m_prefilter->mayMatch(text, sawAtom);
+    return m_block && m_block->covers(text) ? m_prefilter->mayMatch(*m_block, text, sawAtom, candidates)
+                                            : m_prefilter->mayMatch(text, sawAtom, candidates);
 }
 
 } // namespace rankscope

@@ -69,6 +69,19 @@ private:
     mutable std::size_t cursor = 0; // firstEndingAfter()'s last answer
 };
 
+// The patterns a line's atoms allow, as indexes in build() order, ascending. `all`: the prefilter could
+// not narrow them (a pattern without atoms, a search that failed), so every pattern is one.
+struct PatternCandidates
+{
+    bool all = false;
+    std::vector<int> patterns;
+    void clear()
+    {
+        all = false;
+        patterns.clear();
+    }
+};
+
 class LiteralPrefilter
 {
 public:
@@ -84,11 +97,13 @@ public:
     // Every atom occurrence in `block` (case-insensitive), in `out`, which keeps its capacity.
     void scanBlock(std::string_view block, AtomHits& out) const;
     // False only when no pattern can match `line`, a view inside the block `hits` was found in.
-    // `sawAtom`, when given, is set to whether the line holds some atom.
-    bool mayMatch(const AtomHits& hits, std::string_view line, bool* sawAtom = nullptr) const;
+    // `sawAtom`, when given, is set to whether the line holds some atom; `candidates`, when given, to the
+    // patterns that may match (none when the answer is false), which the matcher then tries alone.
+    bool mayMatch(const AtomHits& hits, std::string_view line, bool* sawAtom = nullptr,
+        PatternCandidates* candidates = nullptr) const;
     // The same for a line that is not a view of a scanned block (a copy without colour codes, a test):
     // one Vectorscan pass over the line itself.
-    bool mayMatch(std::string_view line, bool* sawAtom = nullptr) const;
+    bool mayMatch(std::string_view line, bool* sawAtom = nullptr, PatternCandidates* candidates = nullptr) const;
     // False only when `line`, a view inside the block `hits` was found in, holds none of kLevelCues
     // (core/model/level_cues.h, case-sensitive), which the same search looks for beside the atoms.
     bool mayHoldLevelWord(const AtomHits& hits, std::string_view line) const;
@@ -98,9 +113,9 @@ public:
     const std::vector<std::string>& atoms() const { return m_atoms; }
 
 private:
-    std::optional<bool> fixedAnswer(bool& sawAtom) const;
-    bool confirm(std::vector<int>& found) const;
-    bool potentialMatch(const std::vector<int>& found) const;
+    std::optional<bool> fixedAnswer(bool& sawAtom, PatternCandidates* candidates) const;
+    bool confirm(std::vector<int>& found, PatternCandidates* candidates) const;
+    void potentials(const std::vector<int>& found, std::vector<int>& out) const;
     bool compileAtoms();
 
     struct Part
@@ -108,6 +123,7 @@ private:
         std::unique_ptr<re2::FilteredRE2> filter; // over a run of the patterns
         int firstAtom = 0; // its atoms are m_atoms[firstAtom, firstAtom + atomCount)
         int atomCount = 0;
+        int firstPattern = 0; // its pattern 0 is build()'s pattern firstPattern
     };
     struct Database; // the Vectorscan database of the atoms
     std::vector<Part> m_parts; // the patterns in order, split in up to two parts built on two cores

@@ -68,11 +68,12 @@ bool LiteralPrefilter::build(const std::vector<std::string>& patterns)
         m_unfiltered.push_back(p + static_cast<int>(half));
     m_parts.clear();
     m_atoms.clear();
-    for (BuiltPart& part : parts) {
+    for (std::size_t i = 0; i < 2; ++i) {
+        BuiltPart& part = parts[i];
         if (!part.filter)
             continue;
         m_parts.push_back({ std::move(part.filter), static_cast<int>(m_atoms.size()),
-            static_cast<int>(part.atoms.size()) });
+            static_cast<int>(part.atoms.size()), i == 0 ? 0 : static_cast<int>(half) });
         for (std::string& atom : part.atoms)
             m_atoms.push_back(std::move(atom));
     }

@@ -149,22 +149,28 @@ void LiteralPrefilter::scanBlock(std::string_view block, AtomHits& out) const
 
 // The answer every line gets when nothing needs looking up: none without patterns, all when a pattern has
 // no atom. nullopt when the line's atoms decide.
-std::optional<bool> LiteralPrefilter::fixedAnswer(bool& sawAtom) const
+std::optional<bool> LiteralPrefilter::fixedAnswer(bool& sawAtom, PatternCandidates* candidates) const
 {
     sawAtom = !m_unfiltered.empty() && !m_parts.empty();
     if (m_parts.empty())
         return false;
-    if (!m_unfiltered.empty())
+    if (!m_unfiltered.empty()) {
+        if (candidates)
+            candidates->all = true;
         return true;
+    }
     return std::nullopt;
 }
 
-bool LiteralPrefilter::mayMatch(const AtomHits& hits, std::string_view line, bool* sawAtom) const
+bool LiteralPrefilter::mayMatch(
+    const AtomHits& hits, std::string_view line, bool* sawAtom, PatternCandidates* candidates) const
 {
     Q_ASSERT(hits.covers(line));
     bool saw = false;
     bool& seen = sawAtom ? *sawAtom : saw;
-    if (const std::optional<bool> fixed = fixedAnswer(seen))
+    if (candidates)
+        candidates->clear();
+    if (const std::optional<bool> fixed = fixedAnswer(seen, candidates))
         return *fixed;
     const auto from = static_cast<quint32>(line.data() - hits.base);
     const auto to = static_cast<quint32>(from + line.size());
@@ -179,14 +185,16 @@ bool LiteralPrefilter::mayMatch(const AtomHits& hits, std::string_view line, boo
     if (found.empty())
         return false;
     seen = true;
-    return confirm(found);
+    return confirm(found, candidates);
 }
 
-bool LiteralPrefilter::mayMatch(std::string_view line, bool* sawAtom) const
+bool LiteralPrefilter::mayMatch(std::string_view line, bool* sawAtom, PatternCandidates* candidates) const
 {
     bool saw = false;
     bool& seen = sawAtom ? *sawAtom : saw;
-    if (const std::optional<bool> fixed = fixedAnswer(seen))
+    if (candidates)
+        candidates->clear();
+    if (const std::optional<bool> fixed = fixedAnswer(seen, candidates))
         return *fixed;
     if (!m_db || line.empty())
         return false;
@@ -198,6 +206,8 @@ bool LiteralPrefilter::mayMatch(std::string_view line, bool* sawAtom) const
                m_db->db.get(), line.data(), static_cast<unsigned>(line.size()), 0, scratch, onLineHit, &found)
             != HS_SUCCESS) {
         seen = true; // could not look: pass the line to the exact matchers
+        if (candidates)
+            candidates->all = true;
         return true;
     }
     found.erase(std::remove_if(found.begin(), found.end(),
@@ -206,7 +216,7 @@ bool LiteralPrefilter::mayMatch(std::string_view line, bool* sawAtom) const
     if (found.empty())
         return false;
     seen = true;
-    return confirm(found);
+    return confirm(found, candidates);
 }
 
 bool LiteralPrefilter::mayHoldLevelWord(const AtomHits& hits, std::string_view line) const
@@ -222,9 +232,9 @@ bool LiteralPrefilter::mayHoldLevelWord(const AtomHits& hits, std::string_view l
     return false;
 }
 
-// Whether the atoms found (indexes into m_atoms, in any order, repeats allowed) can satisfy a pattern:
-// each FilteredRE2 part is asked about its own atoms, numbered from 0 in it.
-bool LiteralPrefilter::confirm(std::vector<int>& found) const
+// Whether the atoms found (indexes into m_atoms, in any order, repeats allowed) can satisfy a pattern, and
+// which patterns they allow.
+bool LiteralPrefilter::confirm(std::vector<int>& found, PatternCandidates* candidates) const
 {
     std::sort(found.begin(), found.end());
     found.erase(std::unique(found.begin(), found.end()), found.end());
@@ -234,25 +244,30 @@ bool LiteralPrefilter::confirm(std::vector<int>& found) const
     {
         quint64 db = 0;
         std::vector<int> atoms;
-        bool result = false;
+        std::vector<int> patterns;
     };
     thread_local std::array<Memo, 64> memo;
     std::size_t h = m_db->id;
     for (const int a : found)
         h = h * 1000003u ^ static_cast<std::size_t>(a);
     Memo& slot = memo[h % memo.size()];
-    if (slot.db == m_db->id && slot.atoms == found)
-        return slot.result;
-    slot.db = m_db->id;
-    slot.atoms = found;
-    slot.result = potentialMatch(found);
-    return slot.result;
+    if (slot.db != m_db->id || slot.atoms != found) {
+        slot.db = m_db->id;
+        slot.atoms = found;
+        potentials(found, slot.patterns);
+    }
+    if (candidates)
+        candidates->patterns = slot.patterns;
+    return !slot.patterns.empty();
 }
 
-bool LiteralPrefilter::potentialMatch(const std::vector<int>& found) const
+// The patterns the atoms allow, ascending: each FilteredRE2 part is asked about its own atoms, numbered from
+// 0 in it, and answers with its own pattern numbers.
+void LiteralPrefilter::potentials(const std::vector<int>& found, std::vector<int>& out) const
 {
+    out.clear();
     thread_local std::vector<int> local;
-    thread_local std::vector<int> potentials;
+    thread_local std::vector<int> partPatterns;
     for (const Part& part : m_parts) {
         local.clear();
         for (const int atom : found) {
@@ -261,12 +276,12 @@ bool LiteralPrefilter::potentialMatch(const std::vector<int>& found) const
         }
         if (local.empty())
             continue;
-        potentials.clear();
-        part.filter->AllPotentials(local, &potentials);
-        if (!potentials.empty())
-            return true;
+        partPatterns.clear();
+        part.filter->AllPotentials(local, &partPatterns);
+        for (const int p : partPatterns)
+            out.push_back(p + part.firstPattern);
     }
-    return false;
+    std::sort(out.begin(), out.end());
 }
 
 } // namespace rankscope

@@ -35,14 +35,29 @@ struct SignatureMatcher::Impl
     mutable std::once_flag foldedOnce;
     mutable std::unique_ptr<RE2::Set> folded;
 
-    bool prefilter(std::string_view line) const { return valid && literals.mayMatch(line); }
+    // False when no pattern can match the line; `candidates` then says which may.
+    bool prefilter(std::string_view line, PatternCandidates& candidates) const
+    {
+        return valid && literals.mayMatch(line, nullptr, &candidates);
+    }
     // `matched`: the Set has already found this pattern in the line.
     MatchResult captures(int pattern, std::string_view line, bool matched) const;
     MatchResult capturesWith(const RE2& re, int pattern, std::string_view line, bool matched) const;
-    std::vector<int> hits(std::string_view line) const; // pattern indexes
+    std::vector<int> hits(std::string_view line) const; // pattern indexes, by the Set
+    // The patterns among `candidates` that match the line, each tried alone; the Set's hits when the
+    // prefilter could not narrow them.
+    std::vector<int> hitsAmong(std::string_view line, const PatternCandidates& candidates) const;
+    // The pattern best() would choose among the candidates' hits, with a role before `roleLimit`; -1 when
+    // none. The candidates are tried strongest first, so the first that matches decides.
+    int bestAmong(std::string_view line, const PatternCandidates& candidates, int roleLimit) const;
     // The pattern that decides among sorted `hits` (-1 when none may): the strongest role, then catalog
     // order.
     int best(const std::vector<int>& hits) const;
+    int rankOf(int pattern) const // best()'s order: role, then a catch-all after the others
+    {
+        const auto sig = static_cast<std::size_t>(patternSignature[static_cast<std::size_t>(pattern)]);
+        return static_cast<int>(roles[sig]) * 2 + (fallback[sig] ? 1 : 0);
+    }
     SignatureRole roleOf(int pattern) const
     {
         return roles[static_cast<std::size_t>(patternSignature[static_cast<std::size_t>(pattern)])];
@@ -53,17 +68,56 @@ int SignatureMatcher::Impl::best(const std::vector<int>& hits) const
 {
     // Patterns are in catalog order, so the first pattern of the strongest role wins; a catch-all entry
     // (Signature::fallback) only when nothing else of its role matched. A variant never matches a line.
-    const auto rank = [this](int pattern) {
-        const auto sig = static_cast<std::size_t>(patternSignature[static_cast<std::size_t>(pattern)]);
-        return static_cast<int>(roles[sig]) * 2 + (fallback[sig] ? 1 : 0);
-    };
     int out = -1;
     for (int p : hits) {
         if (!variant[static_cast<std::size_t>(patternSignature[static_cast<std::size_t>(p)])]
-            && (out < 0 || rank(p) < rank(out)))
+            && (out < 0 || rankOf(p) < rankOf(out)))
             out = p;
     }
     return out;
+}
+
+std::vector<int> SignatureMatcher::Impl::hitsAmong(
+    std::string_view line, const PatternCandidates& candidates) const
+{
+    if (candidates.all)
+        return hits(line);
+    std::vector<int> out;
+    for (const int p : candidates.patterns) {
+        // The prefilter's own patterns (restart, failure and launch phrases) follow the Set's.
+        if (p >= static_cast<int>(regexps.size()))
+            break;
+        const RE2& re = *regexps[static_cast<std::size_t>(p)];
+        if (re.Match(line, 0, line.size(), RE2::UNANCHORED, nullptr, 0))
+            out.push_back(p);
+    }
+    return out;
+}
+
+int SignatureMatcher::Impl::bestAmong(
+    std::string_view line, const PatternCandidates& candidates, int roleLimit) const
+{
+    if (candidates.all) {
+        const int b = best(hits(line));
+        return b >= 0 && static_cast<int>(roleOf(b)) < roleLimit ? b : -1;
+    }
+    // (rank, pattern): the order best() chooses in, so the first candidate that matches is its answer.
+    thread_local std::vector<std::pair<int, int>> order;
+    order.clear();
+    for (const int p : candidates.patterns) {
+        if (p >= static_cast<int>(regexps.size()))
+            break;
+        if (!variant[static_cast<std::size_t>(patternSignature[static_cast<std::size_t>(p)])]
+            && static_cast<int>(roleOf(p)) < roleLimit)
+            order.emplace_back(rankOf(p), p);
+    }
+    std::sort(order.begin(), order.end());
+    for (const auto& [rank, p] : order) {
+        const RE2& re = *regexps[static_cast<std::size_t>(p)];
+        if (re.Match(line, 0, line.size(), RE2::UNANCHORED, nullptr, 0))
+            return p;
+    }
+    return -1;
 }
 
 std::vector<int> SignatureMatcher::Impl::hits(std::string_view line) const
@@ -232,7 +286,7 @@ QStringList SignatureMatcher::unfilteredPatterns() const
 
 bool SignatureMatcher::mayMatch(std::string_view line) const
 {
-    return d->prefilter(line);
+    return d->valid && d->literals.mayMatch(line);
 }
 
 const LiteralPrefilter* SignatureMatcher::literalPrefilter() const
@@ -247,19 +301,27 @@ MatchResult SignatureMatcher::match(std::string_view line) const
 
 MatchResult SignatureMatcher::matchBefore(std::string_view line, int roleLimit) const
 {
-    if (!d->prefilter(line))
+    thread_local PatternCandidates candidates;
+    if (!d->prefilter(line, candidates))
         return {};
-    return matchPrefiltered(line, roleLimit);
+    return matchCandidates(line, candidates, roleLimit);
 }
 
-MatchResult SignatureMatcher::matchPrefiltered(std::string_view line, int roleLimit) const
+MatchResult SignatureMatcher::matchCandidates(
+    std::string_view line, const PatternCandidates& candidates, int roleLimit) const
+{
+    if (!d->valid)
+        return {};
+    const int best = d->bestAmong(line, candidates, roleLimit);
+    return best < 0 ? MatchResult {} : d->captures(best, line, true);
+}
+
+MatchResult SignatureMatcher::matchWithSet(std::string_view line) const
 {
     if (!d->valid)
         return {};
     const int best = d->best(d->hits(line));
-    if (best < 0 || static_cast<int>(d->roleOf(best)) >= roleLimit)
-        return {};
-    return d->captures(best, line, true);
+    return best < 0 ? MatchResult {} : d->captures(best, line, true);
 }
 
 MatchResult SignatureMatcher::matchIgnoringCase(std::string_view line) const
@@ -294,9 +356,10 @@ MatchResult SignatureMatcher::matchIgnoringCase(std::string_view line) const
 std::vector<int> SignatureMatcher::matchAll(std::string_view line) const
 {
     std::vector<int> out;
-    if (!d->prefilter(line))
+    PatternCandidates candidates;
+    if (!d->prefilter(line, candidates))
         return out;
-    for (int p : d->hits(line)) {
+    for (int p : d->hitsAmong(line, candidates)) {
         const int s = d->patternSignature[static_cast<std::size_t>(p)];
         if (out.empty() || out.back() != s)
             out.push_back(s);

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 // Matches raw log lines against every catalog pattern at once.
-// All patterns are compiled into one RE2::Set; a literal prefilter (RE2's FilteredRE2 atoms) rejects most
-// lines before the Set runs, and per-pattern RE2 objects extract captures only for lines that hit.
+// A literal prefilter (RE2's FilteredRE2 atoms, found by Vectorscan) rejects most lines and names the few
+// patterns the others may match; those are tried alone, strongest role first, and the first that matches
+// gives its captures. One RE2::Set over all patterns answers when the prefilter cannot narrow them.
 // Built once, then safe for concurrent const use from any number of threads.
 #pragma once
 
@@ -18,6 +19,7 @@
 namespace rankscope {
 
 class LiteralPrefilter;
+struct PatternCandidates;
 
 struct MatchResult
 {
@@ -74,8 +76,14 @@ public:
     // The same, but empty unless the best signature's role ranks before `role` (0 cause, 1 symptom,
     // 2 context): a continuation line that cannot improve on its record costs no capture extraction.
     MatchResult matchBefore(std::string_view line, int role) const;
-    // match() for a line the caller's literalPrefilter() already passed: the filter does not run twice.
-    MatchResult matchPrefiltered(std::string_view line, int roleLimit = kUnmatchedRoleRank) const;
+    // match() for a line the caller's literalPrefilter() already passed, with the candidates it gave: the
+    // filter does not run twice, and only the candidates are tried.
+    MatchResult matchCandidates(
+        std::string_view line, const PatternCandidates& candidates, int roleLimit = kUnmatchedRoleRank) const;
+    // match() without the prefilter: the RE2::Set over every pattern. The reference that match() and
+    // matchCandidates() must agree with (tst_signature_matcher), and their way when the prefilter cannot
+    // narrow the patterns.
+    MatchResult matchWithSet(std::string_view line) const;
     // match() for a line a person retyped in lower case ("runtimeerror: cuda error: invalid device
     // ordinal"): the patterns compiled without regard to case, on the first call (thread-safe). Asked only of
     // such lines, which are few.
