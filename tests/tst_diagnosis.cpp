@@ -1040,6 +1040,39 @@ private Q_SLOTS:
         QCOMPARE(initiating(*a).lineCount, 4);
     }
 
+    // The exception under a traceback's frames heads its record whatever its class is called: Python prints
+    // the class's dotted name, and only some end in Error or Exception. Prose under the frames does not.
+    void tracebackExceptionOfAnyClassName_data()
+    {
+        QTest::addColumn<QString>("source");
+        QTest::addColumn<QString>("last");
+        QTest::addColumn<bool>("heads");
+        // The longest source line makes the paste's width: the exception line is no wrapped piece of it.
+        const QString wide = QStringLiteral("    train_exe = fluid.ParallelExecutor(use_cuda=True, loss_name=x)");
+        const QString narrow = QStringLiteral("    main()");
+        QTest::newRow("paddle") << wide
+                                << "paddle.fluid.core.EnforceNotMet: unhandled cuda error at [nccl_helper.h:93]"
+                                << true;
+        QTest::newRow("python2 socket") << wide << "socket.timeout: timed out" << true;
+        QTest::newRow("bare class") << narrow << "SystemExit" << true;
+        QTest::newRow("prose") << narrow << "Then the job hung." << false;
+        QTest::newRow("bare lower-case word") << narrow << "done" << false;
+    }
+    void tracebackExceptionOfAnyClassName()
+    {
+        QFETCH(QString, source);
+        QFETCH(QString, last);
+        QFETCH(bool, heads);
+        const QString paste = QStringLiteral("Traceback (most recent call last):\n"
+                                             "  File \"train.py\", line 312, in <module>\n")
+            + source + QLatin1Char('\n') + last + QLatin1Char('\n');
+        const Analysis an = run({}, paste);
+        const AttemptAnalysis* a = an.currentAttempt();
+        QVERIFY(a && a->diagnosis.failureFound);
+        QVERIFY2((initiating(*a).text == last) == heads, qPrintable(initiating(*a).text));
+        QCOMPARE(initiating(*a).lineCount, heads ? 4 : 3);
+    }
+
     // A paste cut above "Traceback (most recent call last):" under a logger's ERROR header: the first frame
     // opens the record, and the exception line heads it, not the frame.
     void tracebackCutAboveItsFirstLine()

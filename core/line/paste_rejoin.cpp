@@ -61,6 +61,12 @@ bool startsOwnRecord(std::string_view s)
         if (bar > 0 && head[bar - 1] >= '0' && head[bar - 1] <= '9')
             return true;
     }
+    // A traceback's exception: a dotted or capitalised class name and ": " ("paddle.fluid.core.EnforceNotMet:
+    // ..."), which no wrap leaves at the start of a piece. Under a long source line it is no piece of it.
+    const std::string_view name = exceptionName(s);
+    if (!name.empty() && name.size() < s.size()
+        && (name.find('.') != std::string_view::npos || (name[0] >= 'A' && name[0] <= 'Z')))
+        return true;
     const LinePrefix p = parseLinePrefix(s);
     if (hasPrefix(p))
         return true;

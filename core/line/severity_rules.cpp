@@ -26,10 +26,10 @@ Severity fromLetter(char c)
     }
 }
 
-// "RuntimeError: x", "torch.distributed.DistBackendError: x", "ChildFailedError:" at column 0: a name of
-// at most 120 characters, then ": " or the end of the line. The name is read first, so an ordinary line
-// ("step 12 | loss") is refused at its first space.
-bool isExceptionLine(std::string_view m)
+} // namespace
+
+// The name is read first, so an ordinary line ("step 12 | loss") is refused at its first space.
+std::string_view exceptionName(std::string_view m)
 {
     std::size_t end = 0;
     while (end < m.size() && end <= 120) {
@@ -40,10 +40,18 @@ bool isExceptionLine(std::string_view m)
         ++end;
     }
     if (end == 0 || end > 120)
-        return false;
+        return {};
     if (end < m.size() && !(m[end] == ':' && end + 1 < m.size() && m[end + 1] == ' '))
-        return false;
-    const std::string_view name = m.substr(0, end);
+        return {};
+    return m.substr(0, end);
+}
+
+namespace {
+
+// "RuntimeError: x", "torch.distributed.DistBackendError: x", "ChildFailedError:" at column 0.
+bool isExceptionLine(std::string_view m)
+{
+    const std::string_view name = exceptionName(m);
     return name.ends_with("Error") || name.ends_with("Exception") || name == "KeyboardInterrupt";
 }
 
@@ -137,6 +145,19 @@ LineClass classifyLine(const LinePrefix& p, bool mayHoldLevelWord)
         break;
     }
     return classifyMessage(p.stamp.severity, m, mayHoldLevelWord);
+}
+
+bool endsTracebackAsException(std::string_view m)
+{
+    const std::string_view name = exceptionName(m);
+    if (name.empty() || name.front() == '.' || name.back() == '.' || (name[0] >= '0' && name[0] <= '9'))
+        return false;
+    if (name.size() < m.size())
+        return true; // "Name: message"
+    // A bare name ("KeyboardInterrupt", "SystemExit") is a class: its last part starts with a capital.
+    const std::size_t dot = name.rfind('.');
+    const char first = name[dot == std::string_view::npos ? 0 : dot + 1];
+    return first >= 'A' && first <= 'Z';
 }
 
 LineClass classifyMessage(char letter, std::string_view m, bool mayHoldLevelWord)

@@ -30,6 +30,14 @@ LineClass classifyMessage(char letter, std::string_view message, bool mayHoldLev
 // NCCL's return-code trail, as an INFO message: "transport/net.cc:1227 -> 6", "init.cc:1234 -> 6 [Async
 // thread]", 2.30's "transport/net.cc:1227 (ncclNetConnect) -> 6".
 bool isReturnTrail(std::string_view message);
+// The exception's dotted name when `message` has the shape of Python's last traceback line (a name of at
+// most 120 characters, then ": " or the end of the line); empty otherwise.
+std::string_view exceptionName(std::string_view message);
+// Whether an unindented line under a traceback's frames can be its exception line: a dotted name and ": "
+// ("paddle.fluid.core.EnforceNotMet: ...", "socket.timeout: timed out"), or a bare class name
+// ("SystemExit"). Looser than ExceptionLine, which needs no open traceback and so asks for a name that ends
+// in Error or Exception.
+bool endsTracebackAsException(std::string_view message);
 
 // A shortcut for the bulk of a console: true when `message` starts with a word of letters, digits, '_' or
 // '.' followed by a space ("step 2790 | loss ..."), and not with one of the few letters a fatal or

@@ -205,13 +205,18 @@ bool RecordBuilder::continueRecord(
         rec.frameCut = isCutFrame(m);
         const bool chained = startsWith(m, "During handling") || startsWith(m, "The above exception")
             || startsWith(m, "Traceback (most recent call last)") || m.empty();
+        rec.sawFrame = rec.sawFrame || indented;
+        // Under the frames, the first unindented line shaped like one is the exception, whatever its class
+        // is called ("paddle.fluid.core.EnforceNotMet: ...", "subprocess.TimeoutExpired: ...").
+        const bool exception = c.shape == LineShape::ExceptionLine
+            || (!indented && !rec.sawException && rec.sawFrame && endsTracebackAsException(m));
         // Before its exception a traceback holds only indented frames: an unindented line that is no
         // exception either ends it (a paste that cut the exception, then prose or another tool's output).
-        if (!indented && !chained && (rec.sawException || c.shape != LineShape::ExceptionLine)) {
+        if (!indented && !chained && (rec.sawException || !exception)) {
             m_open.erase(it);
             return false;
         }
-        if (c.shape == LineShape::ExceptionLine) {
+        if (exception) {
             const bool first = !rec.sawException;
             rec.sawException = true;
             // torchrun raises ChildFailedError: its summary follows the traceback's last line.

@@ -60,6 +60,7 @@ private:
         int event = -1;
         Kind kind = Kind::C10;
         bool sawException = false; // its headline line (exception, what()) came
+        bool sawFrame = false; // a traceback's indented line (a frame or its source) came
         bool terminate = false; // opened by "terminate called after throwing ..."
         bool bareOpening = false; // an exception line without a c10 rank tag ("[rank0]: ") of its own
         bool lastErrorNext = false; // the line before was PyTorch's "Last error:"
