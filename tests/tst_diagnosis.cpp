@@ -1073,6 +1073,49 @@ private Q_SLOTS:
         QCOMPARE(initiating(*a).lineCount, heads ? 4 : 3);
     }
 
+    // A time inferred from the stamped lines above says only "after them": a teardown's NCCL trail of another
+    // process, written under the watchdog's timeouts in one console, does not head because its reason sorts
+    // before a symptom's.
+    void inferredTimeFollowsTheFileOrder()
+    {
+        const QString paste = QStringLiteral(
+            "[rank13]:[E218 04:54:22.864467604 ProcessGroupNCCL.cpp:616] [Rank 1] Watchdog caught collective "
+            "operation timeout: WorkNCCL(SeqNum=216, OpType=ALLTOALL_BASE, NumelIn=1379328, NumelOut=1379328, "
+            "Timeout(ms)=600000) ran for 600012 milliseconds before timing out.\n"
+            "[rank15]:[E218 04:54:22.883327702 ProcessGroupNCCL.cpp:616] [Rank 1] Watchdog caught collective "
+            "operation timeout: WorkNCCL(SeqNum=57, OpType=ALLREDUCE, NumelIn=32, NumelOut=32, "
+            "Timeout(ms)=600000) ran for 600021 milliseconds before timing out.\n"
+            "node0:180:915 [7] NCCL INFO misc/socket.cc:47 -> 3\n"
+            "node0:180:915 [7] NCCL INFO misc/socket.cc:550 -> 3\n");
+        const Analysis an = run({}, paste);
+        const AttemptAnalysis* a = an.currentAttempt();
+        QVERIFY(a && a->diagnosis.failureFound);
+        QVERIFY2(initiating(*a).text.startsWith(QLatin1String("[rank13]:")), qPrintable(initiating(*a).text));
+        QCOMPARE(initiating(*a).rank, 13);
+    }
+
+    // NCCL before 2.5 (and NCCL_DEBUG=VERSION) prints its banner bare: setup began, and a hang after it is a
+    // hang in init. With aws-ofi-nccl's EFA provider chosen, the EFA variant of the init hang is shown.
+    void bareVersionBannerStartsNcclSetup_data()
+    {
+        QTest::addColumn<QString>("provider");
+        QTest::addColumn<QString>("signature");
+        QTest::newRow("sockets") << "NET/Socket : Using [0]eth0:192.168.16.255<0>" << "nccl-init-hang";
+        QTest::newRow("efa") << "NET/OFI Selected Provider is efa;ofi_rxr" << "nccl-init-hang-efa-security-group";
+    }
+    void bareVersionBannerStartsNcclSetup()
+    {
+        QFETCH(QString, provider);
+        QFETCH(QString, signature);
+        const QString paste = QStringLiteral("ip-192-168-16-255:25655:25655 [0] NCCL INFO ") + provider
+            + QStringLiteral("\nNCCL version 2.4.6+cuda10.0\n");
+        const Analysis an = run({}, paste);
+        const AttemptAnalysis* a = an.currentAttempt();
+        QVERIFY(a && a->diagnosis.failureFound);
+        QCOMPARE(a->diagnosis.initiatingEvent, -1);
+        QCOMPARE(sigId(an, a->diagnosis.signature), signature);
+    }
+
     // A paste cut above "Traceback (most recent call last):" under a logger's ERROR header: the first frame
     // opens the record, and the exception line heads it, not the frame.
     void tracebackCutAboveItsFirstLine()

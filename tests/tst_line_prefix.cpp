@@ -267,6 +267,11 @@ private Q_SLOTS:
             << "Dec  6 12:00:00 node1 python[123]: [rank2]: RuntimeError: boom" << 2 << "RuntimeError: boom"
             << false;
         QTest::newRow("[stepN] is no writer") << "[step3] loss 2.1" << -1 << "[step3] loss 2.1" << false;
+        // A console's clock to the minute (a logger prints seconds): peeled, and the c10 header after it is
+        // the line's own clock.
+        QTest::newRow("clock to the minute")
+            << "2025-02-18 12:54 [rank13]:[E218 04:54:22.864467604 ProcessGroupNCCL.cpp:616] [Rank 1] Watchdog"
+            << 13 << "[Rank 1] Watchdog" << false;
     }
     void rankTagAfterAWrapper()
     {

@@ -295,6 +295,15 @@ int findInitiating(const Incident& inc, const Catalog& cat, bool* causeFound, QS
         const bool coarse = t.wholeSecond || best.wholeSecond;
         const qint64 mine = coarse ? t.ms / 1000 : t.ms;
         const qint64 theirs = coarse ? best.ms / 1000 : best.ms;
+        // A time inferred from the stamped lines above says no more than "after them": in one file, the
+        // line written first leads (a teardown's NCCL trail under the watchdog's timeouts).
+        const LogEvent& eh = inc.events[static_cast<size_t>(h.event)];
+        const LogEvent& et = inc.events[static_cast<size_t>(timed->event)];
+        if (mine == theirs && (t.inferred || best.inferred) && eh.file == et.file && eh.line != et.line) {
+            if (eh.line < et.line)
+                timed = &h;
+            continue;
+        }
         if (mine < theirs || (mine == theirs && before(h, *timed)))
             timed = &h;
     }

@@ -177,12 +177,15 @@ int oddCollectiveEvent(const Incident& inc, QString* why)
 int refineSignature(const Incident& inc, const Catalog& cat, const Diagnosis& d, QString* why)
 {
     const int base = d.signature;
-    if (base < 0 || d.initiatingEvent < 0)
+    if (base < 0)
         return base;
     Q_ASSERT(base < static_cast<int>(cat.signatures.size())
         && d.initiatingEvent < static_cast<int>(inc.events.size()));
     const QString& baseId = cat.signatures[static_cast<size_t>(base)].id;
-    const LogEvent& init = inc.events[static_cast<size_t>(d.initiatingEvent)];
+    // A hang's phase entry (Signature::stall) has no initiating line: only its variants without an
+    // `initiating` condition can hold.
+    const LogEvent* init =
+        d.initiatingEvent >= 0 ? &inc.events[static_cast<size_t>(d.initiatingEvent)] : nullptr;
     for (int s = 0; s < static_cast<int>(cat.signatures.size()); ++s) {
         const Signature& v = cat.signatures[static_cast<size_t>(s)];
         if (v.refines != baseId)
@@ -190,7 +193,7 @@ int refineSignature(const Incident& inc, const Catalog& cat, const Diagnosis& d,
         const RefineConditions& w = v.when;
         QStringList reasons;
         if (!w.initiating.isEmpty()) {
-            if (!w.initiatingPattern || !recordMatches(init, *w.initiatingPattern))
+            if (!init || !w.initiatingPattern || !recordMatches(*init, *w.initiatingPattern))
                 continue;
             reasons << QStringLiteral("the initiating record matches /%1/").arg(w.initiating);
         }

@@ -90,7 +90,7 @@ bool diagnoseStall(const Incident& inc, const Catalog& cat, Diagnosis& d)
     }
     const QString at =
         QStringLiteral("%1:%2").arg(inc.files[static_cast<size_t>(file)].displayPath).arg(line);
-    const int stall = stallEntry(cat,
+    int stall = stallEntry(cat,
         phase == Phase::Init         ? QLatin1String("nccl-init")
             : phase == Phase::Launch ? QLatin1String("launch")
                                      : QLatin1String("nccl-first-collective"));
@@ -143,6 +143,12 @@ bool diagnoseStall(const Incident& inc, const Catalog& cat, Diagnosis& d)
     }
     d.failureFound = true;
     d.signature = stall;
+    // A variant of the phase's entry that the rest of the incident tells apart (EFA chosen, then silence).
+    QString variant;
+    d.signature = refineSignature(inc, cat, d, &variant);
+    if (!variant.isEmpty())
+        d.confidenceReasons << variant;
+    stall = d.signature;
     d.confidence = QStringLiteral("low");
     d.evidence.file = file;
     d.evidence.fromLine = line;

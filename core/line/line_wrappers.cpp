@@ -216,6 +216,23 @@ bool readCollectorClock(std::string_view s, LineWrappers& w, std::size_t& length
     return true;
 }
 
+// A collector's clock to the minute, "2025-02-18 12:54 " before the job's own prefix ("[rank13]:[E218 ..."): a
+// logger prints seconds, so a clock without them is what a console or a log viewer added. Peeled without a
+// stamp: a minute orders nothing between ranks, and the zone it is in is not the job's (12:54 against the
+// line's own 04:54:22).
+bool readMinuteClock(std::string_view s, std::size_t& length)
+{
+    constexpr std::string_view kShape = "dddd-dd-dd dd:dd [";
+    if (s.size() <= kShape.size())
+        return false;
+    for (std::size_t i = 0; i < kShape.size(); ++i) {
+        if (kShape[i] == 'd' ? !isDigit(s[i]) : s[i] != kShape[i])
+            return false;
+    }
+    length = kShape.size() - 1;
+    return true;
+}
+
 // OpenMPI --tag-output "[1,4]<stdout>:" and horovodrun "[1]<stderr>:".
 bool readMpiTag(std::string_view s, LineWrappers& w, std::size_t& length)
 {
@@ -529,7 +546,7 @@ bool peelOne(std::string_view s, LineWrappers& w, std::size_t& length)
             || readMetaflow(s, w, length);
     if (isDigit(c))
         return readAddressHost(s, w, length) || readPodClock(s, w, length)
-            || readCollectorClock(s, w, length);
+            || readCollectorClock(s, w, length) || readMinuteClock(s, length);
     if (c == 'k')
         return readKernelFacility(s, w, length);
     if (c >= 'A' && c <= 'W' && readMpiTimestamp(s, w, length))

@@ -42,7 +42,8 @@ bool startsWithLinePrefix(std::string_view s)
 bool startsWithRecordMarker(std::string_view s)
 {
     static constexpr std::string_view kStarts[] = { "Traceback", "frame #", "Exception raised from",
-        "terminate called", "During handling", "The above exception", "...", "```", "File \"" };
+        "terminate called", "During handling", "The above exception", "...", "```", "File \"",
+        "NCCL version " }; // NCCL's banner, bare before 2.5 and under NCCL_DEBUG=VERSION
     for (std::string_view start : kStarts) {
         if (s.substr(0, start.size()) == start)
             return true;

@@ -40,6 +40,14 @@ bool isBenchResultRow(std::string_view m)
     return !rest.empty() && rest[0] >= '0' && rest[0] <= '9';
 }
 
+// "NCCL version 2.4.6+cuda10.0" with no NCCL prefix: the banner rank 0 prints bare.
+bool isBareVersionBanner(std::string_view m)
+{
+    constexpr std::string_view kBanner = "NCCL version ";
+    return m.size() > kBanner.size() && startsWith(m, kBanner) && m[kBanner.size()] >= '0'
+        && m[kBanner.size()] <= '9';
+}
+
 } // namespace
 
 void LineScanner::finish()
@@ -213,6 +221,11 @@ void LineScanner::readFacts(const LinePrefix& p, std::string_view text)
     else if (p.nccl == NcclLevel::None && !p.message.empty() && (p.message[0] == 'I' || p.message[0] == 'U')
         && m_out.setupFacts.size() < kMaxSetupFacts)
         readBareSocketSetup(p.message);
+    // NCCL_DEBUG=VERSION, and NCCL before 2.5 at any level, print the banner bare: setup began all the same.
+    if (p.nccl == NcclLevel::None && !m_out.ncclInitSeen && isBareVersionBanner(p.message)) {
+        m_out.ncclInitSeen = true;
+        m_out.ncclInitLine = m_lineNo;
+    }
     if (p.nccl != NcclLevel::Info && !testsHeader)
         return; // most lines: no fact to build (an IdentityFact holds QStrings)
     if (p.nccl == NcclLevel::Info) {
