@@ -47,9 +47,9 @@ struct SignatureMatcher::Impl
     // The patterns among `candidates` that match the line, each tried alone; the Set's hits when the
     // prefilter could not narrow them.
     std::vector<int> hitsAmong(std::string_view line, const PatternCandidates& candidates) const;
-    // The pattern best() would choose among the candidates' hits, with a role before `roleLimit`; -1 when
-    // none. The candidates are tried strongest first, so the first that matches decides.
-    int bestAmong(std::string_view line, const PatternCandidates& candidates, int roleLimit) const;
+    // What best() would choose among the candidates' hits, with a role before `roleLimit`, and its captures;
+    // empty when none. The candidates are tried strongest first, so the first that matches decides.
+    MatchResult bestAmong(std::string_view line, const PatternCandidates& candidates, int roleLimit) const;
     // The pattern that decides among sorted `hits` (-1 when none may): the strongest role, then catalog
     // order.
     int best(const std::vector<int>& hits) const;
@@ -94,12 +94,12 @@ std::vector<int> SignatureMatcher::Impl::hitsAmong(
     return out;
 }
 
-int SignatureMatcher::Impl::bestAmong(
+MatchResult SignatureMatcher::Impl::bestAmong(
     std::string_view line, const PatternCandidates& candidates, int roleLimit) const
 {
     if (candidates.all) {
         const int b = best(hits(line));
-        return b >= 0 && static_cast<int>(roleOf(b)) < roleLimit ? b : -1;
+        return b >= 0 && static_cast<int>(roleOf(b)) < roleLimit ? captures(b, line, true) : MatchResult {};
     }
     // (rank, pattern): the order best() chooses in, so the first candidate that matches is its answer.
     thread_local std::vector<std::pair<int, int>> order;
@@ -113,11 +113,13 @@ int SignatureMatcher::Impl::bestAmong(
     }
     std::sort(order.begin(), order.end());
     for (const auto& [rank, p] : order) {
-        const RE2& re = *regexps[static_cast<std::size_t>(p)];
-        if (re.Match(line, 0, line.size(), RE2::UNANCHORED, nullptr, 0))
-            return p;
+        // A pattern with groups is matched once, with them: RE2's DFA rejects a line as fast either way,
+        // and the winner is not run a second time for its captures.
+        MatchResult r = captures(p, line, false);
+        if (r)
+            return r;
     }
-    return -1;
+    return {};
 }
 
 std::vector<int> SignatureMatcher::Impl::hits(std::string_view line) const
@@ -146,11 +148,14 @@ MatchResult SignatureMatcher::Impl::capturesWith(
 {
     MatchResult result;
     const int groups = re.NumberOfCapturingGroups();
-    if (groups == 0 && matched) { // nothing to extract, and the Set has found the pattern already
+    // Nothing to extract: whether it matches is all (the Set may have said so already).
+    if (groups == 0 && (matched || re.Match(line, 0, line.size(), RE2::UNANCHORED, nullptr, 0))) {
         result.signature = patternSignature[static_cast<std::size_t>(pattern)];
         result.pattern = patternLocal[static_cast<std::size_t>(pattern)];
         return result;
     }
+    if (groups == 0)
+        return result;
     std::vector<re2::StringPiece> sub(static_cast<std::size_t>(groups + 1));
     if (!re.Match(line, 0, line.size(), RE2::UNANCHORED, sub.data(), groups + 1))
         return result;
@@ -312,8 +317,7 @@ MatchResult SignatureMatcher::matchCandidates(
 {
     if (!d->valid)
         return {};
-    const int best = d->bestAmong(line, candidates, roleLimit);
-    return best < 0 ? MatchResult {} : d->captures(best, line, true);
+    return d->bestAmong(line, candidates, roleLimit);
 }
 
 MatchResult SignatureMatcher::matchWithSet(std::string_view line) const
