@@ -25,6 +25,13 @@ bool levelWordAt(std::string_view s, std::size_t at, std::string_view word)
     return wordAt(s, at, word) && end < s.size() && (s[end] == ' ' || s[end] == ':' || s[end] == ']');
 }
 
+// `word` at `at` as a whole word: not glued to a letter on either side ("CUDA error:", not "CUDA errors").
+bool wholeWordAt(std::string_view s, std::size_t at, std::string_view word)
+{
+    const std::size_t end = at + word.size();
+    return wordAt(s, at, word) && (end == s.size() || !isLetter(s[end]));
+}
+
 bool blankFrom(std::string_view s, std::size_t at)
 {
     for (; at < s.size(); ++at) {
@@ -91,7 +98,7 @@ bool scan(std::string_view s)
                 return true;
             break;
         case 'C':
-            if (startsWith(at, "Caught signal") || wordAt(s, i, "CRITICAL"))
+            if (startsWith(at, "Caught signal") || wordAt(s, i, "CRITICAL") || wholeWordAt(s, i, "CUDA error"))
                 return true;
             break;
         case 'S': // c10d's store: "got error: Socket Timeout"
@@ -110,8 +117,8 @@ bool scan(std::string_view s)
             if (wordAt(s, i, "Killed") || wordAt(s, i, "KILLED"))
                 return true;
             break;
-        case 'N':
-            if (startsWith(at, "NVRM: Xid") || startsWith(at, "NCCL WARN"))
+        case 'N': // "NCCL error in: ...ProcessGroupNCCL.cpp:272, unhandled system error" behind any wrapper
+            if (startsWith(at, "NVRM: Xid") || startsWith(at, "NCCL WARN") || wholeWordAt(s, i, "NCCL error"))
                 return true;
             break;
         default:

@@ -41,7 +41,8 @@ inline constexpr std::string_view kFailurePhrases[] = { "failed", "failure", "ti
     "error]", "exception:", "traceback", "caught signal", "segmentation fault", "bus error", "killed",
     "exit code", "exitcode", "nvrm: xid", "nccl warn", "critical", "fatal ", "fatal:", "fatal]", "timing out",
     "operation timeout", "socket timeout", "unhandled exception",
-    "free(): ", "malloc(): ", "munmap_chunk(): ", "double free or corruption", "process received signal" };
+    "free(): ", "malloc(): ", "munmap_chunk(): ", "double free or corruption", "process received signal",
+    "nccl error", "cuda error" };
 
 struct MatcherOptions
 {
