@@ -47,6 +47,8 @@ private Q_SLOTS:
         QTest::newRow("OpenMPI signal banner")
             << "[rack1-93-slot7:186363] *** Process received signal ***" << true;
         QTest::newRow("double free") << "double free or corruption (!prev)" << true;
+        QTest::newRow("Abseil's signal banner (vllm-project/vllm#789)")
+            << "(RayWorker pid=4711) *** SIGBUS received at time=1692322557 on cpu 5 ***" << true;
         QTest::newRow("unhandled exception (rwth-i6/returnn#1621)")
             << "Unhandled exception <class 'RuntimeError'> in thread <_MainThread(MainThread, started "
                "129187316453376)>, proc 25928."

@@ -278,6 +278,27 @@ private Q_SLOTS:
         QCOMPARE(detectWrap(std::string_view(table.constData(), size_t(table.size()))).width, 0);
     }
 
+    // Open MPI's help box (open-mpi/ompi#12038): its dashes are as wide as its text, which Open MPI wraps at
+    // the same width. A border is no cut line, and nothing after it continues it, in a file or a paste.
+    void boxBorderIsNoWrap()
+    {
+        const QByteArray box = "--------------------------------------------------------------------------\n"
+                               "Open MPI failed an OFI Libfabric library call (fi_domain).  This is highly\n"
+                               "unusual; your job may behave unpredictably (and/or abort) after this.\n"
+                               "\n"
+                               "  Local host: crusher051\n"
+                               "  Error: Function not implemented (38)\n"
+                               "--------------------------------------------------------------------------\n";
+        QCOMPARE(detectWrap(std::string_view(box.constData(), size_t(box.size()))).width, 0);
+        QVERIFY(isBorderLine("-----------"));
+        QVERIFY(!isBorderLine("---------"));
+        QVERIFY(!isBorderLine("----- x -----"));
+        const RejoinResult r = rejoinWrappedLines(box);
+        QVERIFY2(r.text.startsWith("-------------------------------------------------------------------------"
+                                   "-\nOpen MPI failed"),
+            r.text.constData());
+    }
+
     // A file (not a paste) copied from a terminal that cut every line at its width: the width is seen in
     // the first read, and each cut line is read whole. The event keeps its first physical line, and the
     // lines after it keep the file's numbers. Real case 108: the NCCL WARN is cut inside "init.cc".

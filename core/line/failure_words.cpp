@@ -59,8 +59,9 @@ bool scan(std::string_view s)
             if (startsWith(at, "double free or corruption"))
                 return true;
             break;
-        case '*': // OpenMPI's and PMIx's crash banner: "[host:pid] *** Process received signal ***"
-            if (startsWith(at, "*** Process received signal"))
+        case '*': // OpenMPI's and PMIx's crash banner: "[host:pid] *** Process received signal ***"; Abseil's
+                  // failure signal handler: "*** SIGBUS received at time=1692322557 on cpu 5 ***"
+            if (startsWith(at, "*** Process received signal") || startsWith(at, "*** SIG"))
                 return true;
             break;
         case 'F':

@@ -51,9 +51,19 @@ bool startsWithRecordMarker(std::string_view s)
     return false;
 }
 
+bool isBorderLine(std::string_view s)
+{
+    while (!s.empty() && (s.back() == ' ' || s.back() == '\r'))
+        s.remove_suffix(1);
+    if (s.size() < 10 || !(s[0] == '-' || s[0] == '=' || s[0] == '*' || s[0] == '_'))
+        return false;
+    return s.find_first_not_of(s[0]) == std::string_view::npos;
+}
+
 bool startsOwnRecord(std::string_view s)
 {
-    if (s.empty() || s[0] == ' ' || s[0] == '\t' || s[0] == '[' || s[0] == '#' || startsWithRecordMarker(s))
+    if (s.empty() || s[0] == ' ' || s[0] == '\t' || s[0] == '[' || s[0] == '#' || startsWithRecordMarker(s)
+        || isBorderLine(s))
         return true;
     // A progress bar ("train: Scanning ...  97%|██▉| 43830/45049") is a terminal redraw of its own, never the
     // tail of a wrapped line, even when a message is glued to its end.
@@ -115,7 +125,8 @@ RejoinResult rejoinWrappedLines(const QByteArray& text)
             if (i > 0)
                 joined += '\n';
             joined += lines[i];
-            recordOpen = !here.empty();
+            // A border is as wide as the box it draws, not a line a wrap cut: nothing goes on after it.
+            recordOpen = !here.empty() && !isBorderLine(here);
         }
         previousLength = static_cast<int>(lines[i].size());
     }

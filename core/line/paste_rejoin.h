@@ -24,6 +24,9 @@ RejoinResult rejoinWrappedLines(const QByteArray& text);
 // Whether a line starts something of its own even without a prefix (a stamp, a launcher tag, indentation,
 // a traceback or frame marker, a level or an exception): such a line never continues a wrapped one.
 bool startsOwnRecord(std::string_view line);
+// A box's or a table's border ("-----", "=====", "*****"): one character repeated, ten times or more. It is as
+// wide as what it frames, never a line a wrap or a terminal cut, and nothing after it continues it.
+bool isBorderLine(std::string_view line);
 
 // Whether a line starts with a marker of a record of its own: a traceback, a C++ frame or exception
 // banner, Python's chained-exception lines, an ellipsis, a Markdown fence, a Python frame.

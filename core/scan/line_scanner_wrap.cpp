@@ -129,7 +129,7 @@ void LineScanner::cutAtWidth(std::string_view raw, qint64 offset, bool cut)
     const std::string_view bare = withoutCr(raw);
     // A terminal holds a line of exactly its width, whose rest is in the next lines; a wrap at spaces holds
     // every line until the next says whether its first word would have fitted (continuesWordWrap()).
-    const bool mayGoOn = !cut
+    const bool mayGoOn = !cut && !isBorderLine(bare)
         && (m_wrapAtSpaces ? !bare.empty() && bare.size() <= static_cast<std::size_t>(m_wrapWidth)
                            : bare.size() == static_cast<std::size_t>(m_wrapWidth));
     if (!m_cut.pieces.empty()) {

@@ -104,14 +104,14 @@ WrapShape detectWrap(std::string_view block)
     // Lines that all go on at the widest length or one short of it (a line one wider carries a Markdown
     // backtick) are a cut.
     const int cut = countGoingOn(lines, [&](std::string_view line, std::string_view next) {
-        return line.size() == widest && !isTableRow(line) && continuesCut(next);
+        return line.size() == widest && !isTableRow(line) && !isBorderLine(line) && continuesCut(next);
     });
     const int width = static_cast<int>(widest);
     const int atSpaces = widest > kMaxWordWrapWidth
         ? 0
         : countGoingOn(lines, [&](std::string_view line, std::string_view next) {
               return line.size() + 2 <= widest && line.size() * 3 >= widest * 2 && !isTableRow(line)
-                  && continuesWordWrap(line, next, width);
+                  && !isBorderLine(line) && continuesWordWrap(line, next, width);
           });
     if (atSpaces > 0 && atSpaces >= cut)
         return { width, true };

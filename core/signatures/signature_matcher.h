@@ -42,7 +42,7 @@ inline constexpr std::string_view kFailurePhrases[] = { "failed", "failure", "ti
     "exit code", "exitcode", "nvrm: xid", "nccl warn", "critical", "fatal ", "fatal:", "fatal]", "timing out",
     "operation timeout", "socket timeout", "unhandled exception",
     "free(): ", "malloc(): ", "munmap_chunk(): ", "double free or corruption", "process received signal",
-    "nccl error", "cuda error" };
+    "nccl error", "cuda error", "*** sig" };
 
 struct MatcherOptions
 {
