@@ -5,19 +5,19 @@
 #
 #   tests/bench/run-shapes.sh BUILD_DIR
 #
-# BENCH_SIZE (default 256M): the folder shapes' size; the single-file consoles get 30% of it (the issue's
-# 1 GB / 300 MB runs: BENCH_SIZE=1G). BENCH_RANKS (default 1024) ranks, BENCH_RUNS (default 5) runs of
-# each tool, alternating; the median wall time and the peak RSS (GNU time's "Maximum resident set size")
-# are printed. BENCH_SHAPES: a space-separated subset of the shape names below.
+# BENCH_SIZE (default 256M): the folder shapes' size (real: the real-found logs tiled to it); the single-file
+# consoles get 30% of it (the issue's 1 GB / 300 MB runs: BENCH_SIZE=1G). BENCH_RANKS (default 1024) ranks,
+# BENCH_RUNS (default 5) runs of each tool, alternating; the median wall time and the peak RSS (GNU time's
+# "Maximum resident set size") are printed. BENCH_SHAPES: a space-separated subset of the shape names below.
 # Incidents are generated once per parameter set under ${RANKSCOPE_BENCH_CACHE:-${TMPDIR:-/tmp}/rankscope-bench}.
 set -euo pipefail
 
-[[ $# -eq 1 && "$1" != -h && "$1" != --help ]] || { sed -n '3,13p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 1; }
+[[ $# -eq 1 && "$1" != -h && "$1" != --help ]] || { sed -n '3,12p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 1; }
 build_dir=$(cd "$1" 2>/dev/null && pwd) || { echo "run-shapes: no such build folder: $1" >&2; exit 1; }
 size=${BENCH_SIZE:-256M}
 ranks=${BENCH_RANKS:-1024}
 runs=${BENCH_RUNS:-5}
-shapes=${BENCH_SHAPES:-"nccl pylog console glog srun nccl-gz nccl-tgz"}
+shapes=${BENCH_SHAPES:-"nccl pylog console glog srun nccl-gz nccl-tgz real"}
 gen="$build_dir/tests/gen/rankscope-gen"
 rankscope="$build_dir/app/rankscope"
 pattern='error|exception|timeout|failed'
@@ -40,6 +40,30 @@ generate() {
     rm -rf "$cache/$name" "$cache/$name.partial"
     echo "run-shapes: generating $name ($layout, $bytes bytes, $ranks ranks)" >&2
     "$gen" --ranks "$ranks" --size "$bytes" --layout "$layout" --seed 1 "$@" -o "$cache/$name.partial" >&2
+    mv "$cache/$name.partial" "$cache/$name"
+    touch "$cache/$name.done"
+}
+
+# tile_real NAME BYTES: the folder $cache/NAME, once: every real log under tests/data/real-found (the shapes
+# real pastes come in: wrappers, colour codes, wraps, tracebacks), each repeated to fill BYTES in all. Failure
+# lines are a quarter of its lines, against almost none in the generated shapes: the per-event path.
+tile_real() {
+    local name=$1 bytes=$2 src total reps
+    [[ -f "$cache/$name.done" ]] && return 0
+    src="$(cd "$(dirname "$0")/../data/real-found" && pwd)"
+    rm -rf "$cache/$name" "$cache/$name.partial"
+    mkdir -p "$cache/$name.partial"
+    total=$(find "$src" -type f ! -name '*.json' ! -name '*.md' ! -name '*.gz' ! -name '*.xml' ! -name '*.tar' \
+        -printf '%s\n' | awk '{ s += $1 } END { print s }')
+    reps=$(( bytes / total > 0 ? bytes / total : 1 ))
+    echo "run-shapes: tiling $src ($total bytes) $reps times" >&2
+    local i=0 f
+    while IFS= read -r -d '' f; do
+        i=$((i + 1))
+        awk -v n="$reps" '{ l[NR] = $0 } END { for (r = 0; r < n; ++r) for (j = 1; j <= NR; ++j) print l[j] }' \
+            "$f" >"$cache/$name.partial/$(printf '%04d' "$i")-$(basename "$(dirname "$f")").log"
+    done < <(find "$src" -type f ! -name '*.json' ! -name '*.md' ! -name '*.gz' ! -name '*.xml' ! -name '*.tar' \
+        -print0 | sort -z)
     mv "$cache/$name.partial" "$cache/$name"
     touch "$cache/$name.done"
 }
@@ -68,6 +92,7 @@ for shape in $shapes; do
     case $shape in
     nccl | pylog) generate "$shape" "$shape" "$(bytes_of "$size")" ;;
     console | glog | srun) generate "$shape" "$shape" "$single" ;;
+    real) tile_real "$shape" "$(bytes_of "$size")" ;;
     nccl-gz) generate "$shape" nccl "$(bytes_of "$size")" --gzip ;;
     nccl-tgz)
         generate nccl nccl "$(bytes_of "$size")"
