@@ -1073,6 +1073,26 @@ private Q_SLOTS:
         QCOMPARE(initiating(*a).lineCount, heads ? 4 : 3);
     }
 
+    // A paste that lost its indentation (RVC-Project/...#724): 'File "x.py", line N, in f' is a frame at
+    // column 0 too, and the line under it is its source; the exception under them heads the record.
+    void tracebackThatLostItsIndentation()
+    {
+        const QString paste = QStringLiteral(
+            "Traceback (most recent call last):\n"
+            "File \"multiprocessing\\process.py\", line 315, in _bootstrap\n"
+            "File \"C:\\rvc\\train.py\", line 100, in run\n"
+            "dist.init_process_group(\n"
+            "File \"C:\\rvc\\torch\\distributed\\distributed_c10d.py\", line 994, in _new_process_group_helper\n"
+            "backend_class = ProcessGroupGloo(backend_prefix_store, group_rank, group_size, timeout=timeout)\n"
+            "RuntimeError: GlooDeviceFactory::makeUVDevice(): interface or hostname can't be empty\n");
+        const Analysis an = run({}, paste);
+        const AttemptAnalysis* a = an.currentAttempt();
+        QVERIFY(a && a->diagnosis.failureFound);
+        QVERIFY2(initiating(*a).text.startsWith(QLatin1String("RuntimeError: GlooDeviceFactory")),
+            qPrintable(initiating(*a).text));
+        QCOMPARE(initiating(*a).lineCount, 7);
+    }
+
     // A time inferred from the stamped lines above says only "after them": a teardown's NCCL trail of another
     // process, written under the watchdog's timeouts in one console, does not head because its reason sorts
     // before a symptom's.

@@ -290,6 +290,20 @@ private Q_SLOTS:
         }
     }
 
+    // Determined's agent with the trial's state, then horovodrun's ctime clock glued to its rank tag
+    // (horovod/horovod#2015): both wrappers are peeled, and the tag names the rank.
+    void determinedStateThenHorovodTag()
+    {
+        const std::string line = "[2020-06-09T20:10:40Z] cf108822 [RUNNING] ||  Tue Jun  9 20:10:40 2020[1]<stderr>:"
+                                 "terminate called after throwing an instance of 'gloo::IoException'";
+        const LinePrefix p = parseLinePrefix(line);
+        QCOMPARE(p.globalRank, 1);
+        QVERIFY(p.stamp.found());
+        QCOMPARE(p.stamp.year, 2020);
+        QCOMPARE(QString::fromUtf8(p.message.data(), qsizetype(p.message.size())),
+            QStringLiteral("terminate called after throwing an instance of 'gloo::IoException'"));
+    }
+
     // journald / rsyslog: "host prog[pid]: " after the clock names the writer; a message's "Some text: "
     // is not taken for one (the program must carry a pid or be the kernel).
     void syslogSourceNamesTheWriter()

@@ -108,7 +108,8 @@ bool readRay(std::string_view s, LineWrappers& w, std::size_t& length)
     return length == s.size() || s[length - 1] == ' ' || s[length] == '\x1b' || s[length] == '\xEF';
 }
 
-// Determined: "[2024-02-27T21:35:28.893536Z] fa88a9df [rank=4] || " or "[...Z] fa88a9df || ".
+// Determined: "[2024-02-27T21:35:28.893536Z] fa88a9df [rank=4] || ", "[...Z] fa88a9df || ", or with the trial's
+// state, "[2020-06-09T20:10:40Z] cf108822 [RUNNING] ||  ".
 bool readDetermined(std::string_view s, LineWrappers& w, std::size_t& length)
 {
     if (s.size() < 20 || s[0] != '[')
@@ -125,6 +126,14 @@ bool readDetermined(std::string_view s, LineWrappers& w, std::size_t& length)
         return false;
     std::size_t pos = idEnd + 1;
     int rank = -1;
+    // The trial's state, when the agent prints it: "[RUNNING] ", "[PULLING] ".
+    if (pos + 3 < s.size() && s[pos] == '[' && s[pos + 1] >= 'A' && s[pos + 1] <= 'Z') {
+        std::size_t end = pos + 1;
+        while (end < s.size() && end - pos < 16 && s[end] >= 'A' && s[end] <= 'Z')
+            ++end;
+        if (startsWith(s.substr(end), "] "))
+            pos = end + 2;
+    }
     if (startsWith(s.substr(pos), "[rank=")) {
         pos += 6;
         const qint64 n = readNumber(s, pos);
@@ -136,7 +145,7 @@ bool readDetermined(std::string_view s, LineWrappers& w, std::size_t& length)
     if (!startsWith(s.substr(pos), "||"))
         return false;
     pos += 2;
-    if (pos < s.size() && s[pos] == ' ')
+    while (pos < s.size() && pos < 64 && s[pos] == ' ')
         ++pos;
     w.stamp = stamp;
     w.rank = rank;

@@ -51,6 +51,18 @@ bool startsWithRecordMarker(std::string_view s)
     return false;
 }
 
+// 'File "x.py", line 3, in run', indented or not: a traceback frame that ends with its function's name, so
+// the line under it is its source, never the rest of it (a frame a wrap cut ends at "in" or before).
+bool isWholeFrame(std::string_view s)
+{
+    const std::size_t start = s.find_first_not_of(" \t");
+    if (start == std::string_view::npos || s.substr(start, 6) != "File \"")
+        return false;
+    const std::size_t in = s.rfind(", in ");
+    return s.find("\", line ", start) != std::string_view::npos && in != std::string_view::npos
+        && in + 5 < s.size() && s.find(' ', in + 5) == std::string_view::npos;
+}
+
 bool isBorderLine(std::string_view s)
 {
     while (!s.empty() && (s.back() == ' ' || s.back() == '\r'))
@@ -115,7 +127,7 @@ RejoinResult rejoinWrappedLines(const QByteArray& text)
         const size_t word = std::min(here.find(' '), here.size());
         const bool wrapped = recordOpen
             && (previousLength == widest || previousLength + 1 + static_cast<int>(word) > widest)
-            && !startsOwnRecord(here);
+            && !startsOwnRecord(here) && !(i > 0 && isWholeFrame(body(view(lines[i - 1]))));
         if (wrapped) {
             if (!(cutAtWidth && previousLength == widest) && !joined.endsWith(' '))
                 joined += ' ';

@@ -27,6 +27,8 @@ bool startsOwnRecord(std::string_view line);
 // A box's or a table's border ("-----", "=====", "*****"): one character repeated, ten times or more. It is as
 // wide as what it frames, never a line a wrap or a terminal cut, and nothing after it continues it.
 bool isBorderLine(std::string_view line);
+// 'File "x.py", line 3, in run' (indented or not), whole: the line under it is its source, not its rest.
+bool isWholeFrame(std::string_view line);
 
 // Whether a line starts with a marker of a record of its own: a traceback, a C++ frame or exception
 // banner, Python's chained-exception lines, an ellipsis, a Markdown fence, a Python frame.

@@ -61,6 +61,7 @@ private:
         Kind kind = Kind::C10;
         bool sawException = false; // its headline line (exception, what()) came
         bool sawFrame = false; // a traceback's indented line (a frame or its source) came
+        bool afterFrame = false; // the line before was a frame ('File "x.py", line 3, in f'), indented or not
         bool terminate = false; // opened by "terminate called after throwing ..."
         bool bareOpening = false; // an exception line without a c10 rank tag ("[rank0]: ") of its own
         bool lastErrorNext = false; // the line before was PyTorch's "Last error:"
