@@ -1048,11 +1048,11 @@ private Q_SLOTS:
         QTest::addColumn<QString>("last");
         QTest::addColumn<bool>("heads");
         // The longest source line makes the paste's width: the exception line is no wrapped piece of it.
-        const QString wide = QStringLiteral("    train_exe = fluid.ParallelExecutor(use_cuda=True, loss_name=x)");
+        const QString wide =
+            QStringLiteral("    train_exe = fluid.ParallelExecutor(use_cuda=True, loss_name=x)");
         const QString narrow = QStringLiteral("    main()");
-        QTest::newRow("paddle") << wide
-                                << "paddle.fluid.core.EnforceNotMet: unhandled cuda error at [nccl_helper.h:93]"
-                                << true;
+        QTest::newRow("paddle")
+            << wide << "paddle.fluid.core.EnforceNotMet: unhandled cuda error at [nccl_helper.h:93]" << true;
         QTest::newRow("python2 socket") << wide << "socket.timeout: timed out" << true;
         QTest::newRow("bare class") << narrow << "SystemExit" << true;
         QTest::newRow("prose") << narrow << "Then the job hung." << false;
@@ -1082,8 +1082,10 @@ private Q_SLOTS:
             "File \"multiprocessing\\process.py\", line 315, in _bootstrap\n"
             "File \"C:\\rvc\\train.py\", line 100, in run\n"
             "dist.init_process_group(\n"
-            "File \"C:\\rvc\\torch\\distributed\\distributed_c10d.py\", line 994, in _new_process_group_helper\n"
-            "backend_class = ProcessGroupGloo(backend_prefix_store, group_rank, group_size, timeout=timeout)\n"
+            "File \"C:\\rvc\\torch\\distributed\\distributed_c10d.py\", line 994, in "
+            "_new_process_group_helper\n"
+            "backend_class = ProcessGroupGloo(backend_prefix_store, group_rank, group_size, "
+            "timeout=timeout)\n"
             "RuntimeError: GlooDeviceFactory::makeUVDevice(): interface or hostname can't be empty\n");
         const Analysis an = run({}, paste);
         const AttemptAnalysis* a = an.currentAttempt();
@@ -1100,7 +1102,8 @@ private Q_SLOTS:
     {
         const QString paste = QStringLiteral(
             "[rank13]:[E218 04:54:22.864467604 ProcessGroupNCCL.cpp:616] [Rank 1] Watchdog caught collective "
-            "operation timeout: WorkNCCL(SeqNum=216, OpType=ALLTOALL_BASE, NumelIn=1379328, NumelOut=1379328, "
+            "operation timeout: WorkNCCL(SeqNum=216, OpType=ALLTOALL_BASE, NumelIn=1379328, "
+            "NumelOut=1379328, "
             "Timeout(ms)=600000) ran for 600012 milliseconds before timing out.\n"
             "[rank15]:[E218 04:54:22.883327702 ProcessGroupNCCL.cpp:616] [Rank 1] Watchdog caught collective "
             "operation timeout: WorkNCCL(SeqNum=57, OpType=ALLREDUCE, NumelIn=32, NumelOut=32, "
@@ -1120,8 +1123,10 @@ private Q_SLOTS:
     {
         QTest::addColumn<QString>("provider");
         QTest::addColumn<QString>("signature");
-        QTest::newRow("sockets") << "NET/Socket : Using [0]eth0:192.168.16.255<0>" << "nccl-init-hang";
-        QTest::newRow("efa") << "NET/OFI Selected Provider is efa;ofi_rxr" << "nccl-init-hang-efa-security-group";
+        QTest::newRow("sockets") << "NET/Socket : Using [0]eth0:192.168.16.255<0>"
+                                 << "nccl-init-hang";
+        QTest::newRow("efa") << "NET/OFI Selected Provider is efa;ofi_rxr"
+                             << "nccl-init-hang-efa-security-group";
     }
     void bareVersionBannerStartsNcclSetup()
     {

@@ -56,10 +56,12 @@ private Q_SLOTS:
         // NCCL's and CUDA's error words behind a user's own handler, with no level and no exception name
         // (pytorch/pytorch#23363).
         QTest::newRow("NCCL error behind a handler")
-            << "fail to new train...e= NCCL error in: /pytorch/torch/lib/c10d/ProcessGroupNCCL.cpp:272, unhanled "
+            << "fail to new train...e= NCCL error in: /pytorch/torch/lib/c10d/ProcessGroupNCCL.cpp:272, "
+               "unhanled "
                "system error"
             << true;
-        QTest::newRow("CUDA error behind a handler") << "step 12 skipped: CUDA error: an illegal memory access" << true;
+        QTest::newRow("CUDA error behind a handler")
+            << "step 12 skipped: CUDA error: an illegal memory access" << true;
         QTest::newRow("CUDA errors counted") << "checked 8 GPUs, no CUDA errors found" << false;
         // Benign: configuration and progress.
         QTest::newRow("timeout setting") << "NCCL INFO NCCL_IB_TIMEOUT set by environment to 22" << false;

@@ -269,9 +269,9 @@ private Q_SLOTS:
         QTest::newRow("[stepN] is no writer") << "[step3] loss 2.1" << -1 << "[step3] loss 2.1" << false;
         // A console's clock to the minute (a logger prints seconds): peeled, and the c10 header after it is
         // the line's own clock.
-        QTest::newRow("clock to the minute")
-            << "2025-02-18 12:54 [rank13]:[E218 04:54:22.864467604 ProcessGroupNCCL.cpp:616] [Rank 1] Watchdog"
-            << 13 << "[Rank 1] Watchdog" << false;
+        QTest::newRow("clock to the minute") << "2025-02-18 12:54 [rank13]:[E218 04:54:22.864467604 "
+                                                "ProcessGroupNCCL.cpp:616] [Rank 1] Watchdog"
+                                             << 13 << "[Rank 1] Watchdog" << false;
     }
     void rankTagAfterAWrapper()
     {
@@ -294,8 +294,9 @@ private Q_SLOTS:
     // (horovod/horovod#2015): both wrappers are peeled, and the tag names the rank.
     void determinedStateThenHorovodTag()
     {
-        const std::string line = "[2020-06-09T20:10:40Z] cf108822 [RUNNING] ||  Tue Jun  9 20:10:40 2020[1]<stderr>:"
-                                 "terminate called after throwing an instance of 'gloo::IoException'";
+        const std::string line =
+            "[2020-06-09T20:10:40Z] cf108822 [RUNNING] ||  Tue Jun  9 20:10:40 2020[1]<stderr>:"
+            "terminate called after throwing an instance of 'gloo::IoException'";
         const LinePrefix p = parseLinePrefix(line);
         QCOMPARE(p.globalRank, 1);
         QVERIFY(p.stamp.found());

@@ -276,8 +276,8 @@ private Q_SLOTS:
     {
         const SignatureMatcher& m = *m_matcher;
         std::vector<std::string> lines;
-        QDirIterator it(QStringLiteral(RANKSCOPE_SOURCE_DIR "/tests/data"), QDir::Files,
-            QDirIterator::Subdirectories);
+        QDirIterator it(
+            QStringLiteral(RANKSCOPE_SOURCE_DIR "/tests/data"), QDir::Files, QDirIterator::Subdirectories);
         while (it.hasNext()) {
             QFile f(it.next());
             if (f.fileName().endsWith(QLatin1String(".gz")) || !f.open(QIODevice::ReadOnly))
@@ -299,7 +299,8 @@ private Q_SLOTS:
             matched += bySet ? 1 : 0;
             for (int limit = 1; limit <= kUnmatchedRoleRank; ++limit) {
                 const bool allowed = bySet
-                    && static_cast<int>(m_loaded.catalog.signatures[static_cast<std::size_t>(bySet.signature)].role)
+                    && static_cast<int>(
+                           m_loaded.catalog.signatures[static_cast<std::size_t>(bySet.signature)].role)
                         < limit;
                 const MatchResult fast = m.matchBefore(l, limit);
                 QVERIFY2(fast.signature == (allowed ? bySet.signature : -1)

@@ -99,7 +99,8 @@ bool scan(std::string_view s)
                 return true;
             break;
         case 'C':
-            if (startsWith(at, "Caught signal") || wordAt(s, i, "CRITICAL") || wholeWordAt(s, i, "CUDA error"))
+            if (startsWith(at, "Caught signal") || wordAt(s, i, "CRITICAL")
+                || wholeWordAt(s, i, "CUDA error"))
                 return true;
             break;
         case 'S': // c10d's store: "got error: Socket Timeout"

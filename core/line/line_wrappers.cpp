@@ -108,8 +108,8 @@ bool readRay(std::string_view s, LineWrappers& w, std::size_t& length)
     return length == s.size() || s[length - 1] == ' ' || s[length] == '\x1b' || s[length] == '\xEF';
 }
 
-// Determined: "[2024-02-27T21:35:28.893536Z] fa88a9df [rank=4] || ", "[...Z] fa88a9df || ", or with the trial's
-// state, "[2020-06-09T20:10:40Z] cf108822 [RUNNING] ||  ".
+// Determined: "[2024-02-27T21:35:28.893536Z] fa88a9df [rank=4] || ", "[...Z] fa88a9df || ", or with the
+// trial's state, "[2020-06-09T20:10:40Z] cf108822 [RUNNING] ||  ".
 bool readDetermined(std::string_view s, LineWrappers& w, std::size_t& length)
 {
     if (s.size() < 20 || s[0] != '[')
@@ -225,8 +225,8 @@ bool readCollectorClock(std::string_view s, LineWrappers& w, std::size_t& length
     return true;
 }
 
-// A collector's clock to the minute, "2025-02-18 12:54 " before the job's own prefix ("[rank13]:[E218 ..."): a
-// logger prints seconds, so a clock without them is what a console or a log viewer added. Peeled without a
+// A collector's clock to the minute, "2025-02-18 12:54 " before the job's own prefix ("[rank13]:[E218 ..."):
+// a logger prints seconds, so a clock without them is what a console or a log viewer added. Peeled without a
 // stamp: a minute orders nothing between ranks, and the zone it is in is not the job's (12:54 against the
 // line's own 04:54:22).
 bool readMinuteClock(std::string_view s, std::size_t& length)
@@ -554,8 +554,8 @@ bool peelOne(std::string_view s, LineWrappers& w, std::size_t& length)
             || readKubectlPrefix(s, w, length) || readUcxBanner(s, w, length) || readSharpHeader(s, w, length)
             || readMetaflow(s, w, length);
     if (isDigit(c))
-        return readAddressHost(s, w, length) || readPodClock(s, w, length)
-            || readCollectorClock(s, w, length) || readMinuteClock(s, length);
+        return readAddressHost(s, w, length) || readPodClock(s, w, length) || readCollectorClock(s, w, length)
+            || readMinuteClock(s, length);
     if (c == 'k')
         return readKernelFacility(s, w, length);
     if (c >= 'A' && c <= 'W' && readMpiTimestamp(s, w, length))

@@ -24,8 +24,8 @@ RejoinResult rejoinWrappedLines(const QByteArray& text);
 // Whether a line starts something of its own even without a prefix (a stamp, a launcher tag, indentation,
 // a traceback or frame marker, a level or an exception): such a line never continues a wrapped one.
 bool startsOwnRecord(std::string_view line);
-// A box's or a table's border ("-----", "=====", "*****"): one character repeated, ten times or more. It is as
-// wide as what it frames, never a line a wrap or a terminal cut, and nothing after it continues it.
+// A box's or a table's border ("-----", "=====", "*****"): one character repeated, ten times or more. It is
+// as wide as what it frames, never a line a wrap or a terminal cut, and nothing after it continues it.
 bool isBorderLine(std::string_view line);
 // 'File "x.py", line 3, in run' (indented or not), whole: the line under it is its source, not its rest.
 bool isWholeFrame(std::string_view line);

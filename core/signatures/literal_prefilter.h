@@ -103,7 +103,8 @@ public:
         PatternCandidates* candidates = nullptr) const;
     // The same for a line that is not a view of a scanned block (a copy without colour codes, a test):
     // one Vectorscan pass over the line itself.
-    bool mayMatch(std::string_view line, bool* sawAtom = nullptr, PatternCandidates* candidates = nullptr) const;
+    bool mayMatch(
+        std::string_view line, bool* sawAtom = nullptr, PatternCandidates* candidates = nullptr) const;
     // False only when `line`, a view inside the block `hits` was found in, holds none of kLevelCues
     // (core/model/level_cues.h, case-sensitive), which the same search looks for beside the atoms.
     bool mayHoldLevelWord(const AtomHits& hits, std::string_view line) const;
