@@ -198,8 +198,10 @@ bool RecordBuilder::continueRecord(
         // A paste that lost its indentation leaves frames flush left: 'File "x.py", line 3, in f' is a frame
         // wherever it starts, and the line right under one is its source.
         const bool frame = startsWith(m, "File \"") && m.find("\", line ") != std::string_view::npos;
+        // Python 3.11+ marks the failing expression under its source line: "^^^^^^^^", "~~~~^^^^~~~".
+        const bool carets = !m.empty() && m.find_first_not_of("^~ ") == std::string_view::npos;
         const bool indented = (!m.empty() && (m[0] == ' ' || m[0] == '\t')) || clockIndented || frame
-            || (rec.afterFrame && !m.empty() && c.shape != LineShape::ExceptionLine);
+            || carets || (rec.afterFrame && !m.empty() && c.shape != LineShape::ExceptionLine);
         rec.afterFrame = frame;
         // '  File "/x/distributed_c10d.py", line 842, in' and then "broadcast": a hard wrap cut the frame
         // before its function name (or its line number); the rest is no line of its own.
