@@ -1095,6 +1095,60 @@ private Q_SLOTS:
         QCOMPARE(initiating(*a).lineCount, 7);
     }
 
+    // Ray's RayTaskError header under the driver's frames starts the remote traceback: it goes on with the
+    // record, whose exception is the remote one (OpenRLHF/OpenRLHF#536), not the driver's bare header.
+    void rayRemoteTracebackGoesOnWithTheRecord()
+    {
+        const QString paste = QStringLiteral(
+            "Traceback (most recent call last):\n"
+            "  File \"train_ppo_ray.py\", line 146, in train\n"
+            "    ray.get(refs)\n"
+            "  File \"venv/lib/python3.11/site-packages/ray/_private/worker.py\", line 904, in get_objects\n"
+            "    raise value.as_instanceof_cause()\n"
+            "ray.exceptions.RayTaskError(DeferredCudaCallError): ray::Actor.init() (pid=1, ip=10.0.0.1)\n"
+            "  File \"venv/lib/python3.11/site-packages/torch/cuda/random.py\", line 126, in cb\n"
+            "    default_generator = torch.cuda.default_generators[i]\n"
+            "IndexError: tuple index out of range\n");
+        const Analysis an = run({}, paste);
+        const AttemptAnalysis* a = an.currentAttempt();
+        QVERIFY(a && a->diagnosis.failureFound);
+        QCOMPARE(initiating(*a).text, QStringLiteral("IndexError: tuple index out of range"));
+        QCOMPARE(initiating(*a).firstLine(), qint64(1));
+    }
+
+    // A library's hint with innermost_frame speaks only when the exception was raised in that library's code:
+    // a traceback that passes through deepspeed/ on its way to the user's model is the model's.
+    void hintOnTheInnermostFrameOnly_data()
+    {
+        QTest::addColumn<QString>("lastFrame");
+        QTest::addColumn<QString>("signature");
+        QTest::newRow("raised in DeepSpeed")
+            << "  File \"/usr/lib/python3/site-packages/deepspeed/runtime/zero/stage3.py\", line 1200, in "
+               "step"
+            << "hint-deepspeed-internal-exception";
+        QTest::newRow("raised in the model") << "  File \"/work/model.py\", line 42, in forward"
+                                             << "";
+    }
+    void hintOnTheInnermostFrameOnly()
+    {
+        QFETCH(QString, lastFrame);
+        QFETCH(QString, signature);
+        const QString paste =
+            QStringLiteral("Traceback (most recent call last):\n"
+                           "  File \"/work/train.py\", line 10, in <module>\n"
+                           "    engine.step()\n"
+                           "  File \"/usr/lib/python3/site-packages/deepspeed/runtime/engine.py\", "
+                           "line 2100, in step\n"
+                           "    self._take_model_step(lr_kwargs)\n")
+            + lastFrame
+            + QStringLiteral("\n    x = torch.cat(parts)\nValueError: a message no entry knows\n");
+        const Analysis an = run({}, paste);
+        const AttemptAnalysis* a = an.currentAttempt();
+        QVERIFY(a && a->diagnosis.failureFound);
+        QCOMPARE(initiating(*a).text, QStringLiteral("ValueError: a message no entry knows"));
+        QCOMPARE(sigId(an, a->diagnosis.signature), signature);
+    }
+
     // A time inferred from the stamped lines above says only "after them": a teardown's NCCL trail of another
     // process, written under the watchdog's timeouts in one console, does not head because its reason sorts
     // before a symptom's.

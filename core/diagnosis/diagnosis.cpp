@@ -57,12 +57,18 @@ int hintFor(const Incident& inc, const Catalog& cat, Diagnosis& d, QString* how)
             break;
         }
     }
+    // The innermost frame: the last 'File "..."' line of the record.
+    std::vector<std::string> innermost;
+    for (auto it = lines.rbegin(); it != lines.rend() && innermost.empty(); ++it) {
+        if (it->find("File \"") != std::string::npos && it->find("\", line ") != std::string::npos)
+            innermost.push_back(*it);
+    }
     for (int s = 0; s < static_cast<int>(cat.signatures.size()); ++s) {
         const Signature& sig = cat.signatures[static_cast<size_t>(s)];
         if (!sig.hint)
             continue;
         for (const auto& re : sig.compiledPatterns) {
-            for (const std::string& line : lines) {
+            for (const std::string& line : sig.innermostFrame ? innermost : lines) {
                 if (!re || !RE2::PartialMatch(line, *re))
                     continue;
                 d.signatureEvent = d.initiatingEvent;

@@ -210,8 +210,10 @@ bool RecordBuilder::continueRecord(
             break;
         }
         rec.frameCut = isCutFrame(m);
+        // Another traceback's start goes on with this one (the remote traceback Ray prints under its
+        // RayTaskError header, a chained exception): the record's exception is still to come.
         const bool chained = startsWith(m, "During handling") || startsWith(m, "The above exception")
-            || startsWith(m, "Traceback (most recent call last)") || m.empty();
+            || c.shape == LineShape::TracebackStart || m.empty();
         rec.sawFrame = rec.sawFrame || indented;
         // Under the frames, the first unindented line shaped like one is the exception, whatever its class
         // is called ("paddle.fluid.core.EnforceNotMet: ...", "subprocess.TimeoutExpired: ...").

@@ -36,8 +36,9 @@ const QSet<QString> kKnownFields = { QStringLiteral("id"), QStringLiteral("title
     QStringLiteral("evidence_commands"), QStringLiteral("verify"), QStringLiteral("siblings"),
     QStringLiteral("references"), QStringLiteral("examples"), QStringLiteral("severity"),
     QStringLiteral("fingerprint"), QStringLiteral("fallback"), QStringLiteral("hint"),
-    QStringLiteral("network_fallback"), QStringLiteral("refines"), QStringLiteral("when"),
-    QStringLiteral("stall"), QStringLiteral("actions"), QStringLiteral("discriminators") };
+    QStringLiteral("network_fallback"), QStringLiteral("innermost_frame"), QStringLiteral("refines"),
+    QStringLiteral("when"), QStringLiteral("stall"), QStringLiteral("actions"),
+    QStringLiteral("discriminators") };
 
 // Collects the message of a JSON syntax error (the DOM parser with exceptions off only says "discarded").
 struct ParseErrorCollector : nlohmann::json_sax<json>
@@ -424,6 +425,12 @@ std::optional<Signature> readEntry(const json& entry, const QString& fileName, c
             r.error(QStringLiteral("fallback"), QStringLiteral("must be true or false"));
         else
             s.fallback = entry.at("fallback").get<bool>();
+    }
+    if (entry.contains("innermost_frame")) {
+        if (!entry.at("innermost_frame").is_boolean())
+            r.error(QStringLiteral("innermost_frame"), QStringLiteral("must be true or false"));
+        else
+            s.innermostFrame = entry.at("innermost_frame").get<bool>();
     }
     if (entry.contains("network_fallback")) {
         if (!entry.at("network_fallback").is_boolean())

@@ -94,6 +94,9 @@ struct Signature
     // Advice for a part of a library rather than a wording ("an NCCL WARN from transport/net_ib.cc"): it
     // never matches a line in the scan; the diagnosis shows it when the initiating line matches no entry.
     bool hint = false;
+    // A hint asked of the traceback's innermost frame only (its last 'File "..."' line): where the exception
+    // was raised, not every library the call passed through.
+    bool innermostFrame = false;
     // A network plugin or transport that failed to initialise: NCCL goes on with the next one (its sockets).
     // When the log shows it did and a later cause follows, that cause is the failure (diagnosis.cpp).
     bool networkFallback = false;
