@@ -2,6 +2,7 @@
 #include "diagnosis.h"
 
 #include "diagnosis_parts.h"
+#include "severity_rules.h"
 #include "template_render.h"
 
 #include <QDir>
@@ -60,7 +61,8 @@ int hintFor(const Incident& inc, const Catalog& cat, Diagnosis& d, QString* how)
     // The innermost frame: the last 'File "..."' line of the record.
     std::vector<std::string> innermost;
     for (auto it = lines.rbegin(); it != lines.rend() && innermost.empty(); ++it) {
-        if (it->find("File \"") != std::string::npos && it->find("\", line ") != std::string::npos)
+        const std::size_t at = it->find("File \""); // behind whatever prefix the line carries
+        if (at != std::string::npos && isTracebackFrame(std::string_view(*it).substr(at)))
             innermost.push_back(*it);
     }
     for (int s = 0; s < static_cast<int>(cat.signatures.size()); ++s) {

@@ -55,12 +55,9 @@ bool startsWithRecordMarker(std::string_view s)
 // the line under it is its source, never the rest of it (a frame a wrap cut ends at "in" or before).
 bool isWholeFrame(std::string_view s)
 {
-    const std::size_t start = s.find_first_not_of(" \t");
-    if (start == std::string_view::npos || s.substr(start, 6) != "File \"")
-        return false;
     const std::size_t in = s.rfind(", in ");
-    return s.find("\", line ", start) != std::string_view::npos && in != std::string_view::npos
-        && in + 5 < s.size() && s.find(' ', in + 5) == std::string_view::npos;
+    return isTracebackFrame(s) && in != std::string_view::npos && in + 5 < s.size()
+        && s.find(' ', in + 5) == std::string_view::npos;
 }
 
 bool isBorderLine(std::string_view s)

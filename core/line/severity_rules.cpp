@@ -28,6 +28,12 @@ Severity fromLetter(char c)
 
 } // namespace
 
+bool isTracebackFrame(std::string_view m)
+{
+    const std::string_view t = trimLeft(m);
+    return startsWith(t, "File \"") && t.find("\", line ") != std::string_view::npos;
+}
+
 // The name is read first, so an ordinary line ("step 12 | loss") is refused at its first space.
 std::string_view exceptionName(std::string_view m)
 {

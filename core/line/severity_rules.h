@@ -30,6 +30,8 @@ LineClass classifyMessage(char letter, std::string_view message, bool mayHoldLev
 // NCCL's return-code trail, as an INFO message: "transport/net.cc:1227 -> 6", "init.cc:1234 -> 6 [Async
 // thread]", 2.30's "transport/net.cc:1227 (ncclNetConnect) -> 6".
 bool isReturnTrail(std::string_view message);
+// '  File "/x/pynccl.py", line 118, in all_reduce', indented or not: one frame of a Python traceback.
+bool isTracebackFrame(std::string_view line);
 // The exception's dotted name when `message` has the shape of Python's last traceback line (a name of at
 // most 120 characters, then ": " or the end of the line); empty otherwise.
 std::string_view exceptionName(std::string_view message);

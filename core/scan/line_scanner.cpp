@@ -162,13 +162,6 @@ bool passesErrorUp(std::string_view m)
     return at != std::string_view::npos && at + 4 < m.size() && m[at + 4] >= '1' && m[at + 4] <= '9';
 }
 
-// '  File "/x/pynccl.py", line 118, in all_reduce': one frame of a Python traceback.
-bool isTracebackFrame(std::string_view m)
-{
-    const std::string_view t = trimLeft(m);
-    return startsWith(t, "File \"") && t.find("\", line ") != std::string_view::npos;
-}
-
 } // namespace
 
 QString bytesToQString(std::string_view s)

@@ -197,7 +197,7 @@ bool RecordBuilder::continueRecord(
     case Kind::Traceback: {
         // A paste that lost its indentation leaves frames flush left: 'File "x.py", line 3, in f' is a frame
         // wherever it starts, and the line right under one is its source.
-        const bool frame = startsWith(m, "File \"") && m.find("\", line ") != std::string_view::npos;
+        const bool frame = !m.empty() && m[0] != ' ' && m[0] != '\t' && isTracebackFrame(m);
         // Python 3.11+ marks the failing expression under its source line: "^^^^^^^^", "~~~~^^^^~~~".
         const bool carets = !m.empty() && m.find_first_not_of("^~ ") == std::string_view::npos;
         const bool indented = (!m.empty() && (m[0] == ' ' || m[0] == '\t')) || clockIndented || frame
