@@ -17,7 +17,8 @@ inline QString describe(const LogEvent& e)
     for (const Capture& c : e.captures)
         captures << c.first + QLatin1Char('=') + c.second;
     return QStringLiteral(
-        "%1:%2 +%3 sev %4 t %5/%6/%7 rank %8 local %9 host %10 pid %11 dev %12 sig %13 [%14] %15 | %16 | %17")
+        "%1:%2 +%3 sev %4 t %5/%6/%7 rank %8 local %9 host %10 pid %11 dev %12 sig %13 [%14] %15 | %16 | %17 "
+        "x%18 until %19")
         .arg(e.file)
         .arg(e.line)
         .arg(e.lineCount)
@@ -31,7 +32,9 @@ inline QString describe(const LogEvent& e)
         .arg(e.pid)
         .arg(e.device)
         .arg(e.signature)
-        .arg(captures.join(QLatin1Char(',')), e.text, e.message, e.continuation.join(QLatin1Char('\n')));
+        .arg(captures.join(QLatin1Char(',')), e.text, e.message, e.continuation.join(QLatin1Char('\n')))
+        .arg(e.repeats)
+        .arg(e.lastRepeatLine);
 }
 
 inline QString describe(const RankInfo& r)

@@ -142,6 +142,52 @@ private Q_SLOTS:
         }
     }
 
+    // Repeat folding runs before a line once enough events came: the fast scan (shortcuts, block search,
+    // lines skipped whole) and the reference must fold the same events into the same ones. NCCL INFO lines
+    // the shortcuts take, WARNs with return trails, glog warnings and tracebacks of four ranks, repeated.
+    void repeatsFoldAlike()
+    {
+        QByteArray log;
+        for (int i = 0; i < 4000; ++i) {
+            const int rank = i % 4;
+            log += QStringLiteral("node1:%1:%2 [%3] NCCL INFO Channel 00/0 : %3[%3] -> %4[%4] via P2P/IPC\n")
+                       .arg(100 + rank)
+                       .arg(200 + rank)
+                       .arg(rank)
+                       .arg((rank + 1) % 4)
+                       .toUtf8();
+            log +=
+                QStringLiteral("node1:%1:%2 [%3] transport/net_ib.cc:%4 NCCL WARN NET/IB : Got async event : "
+                               "port error\nnode1:%1:%2 [%3] NCCL INFO transport/net.cc:%4 -> 6\n")
+                    .arg(100 + rank)
+                    .arg(300 + rank)
+                    .arg(rank)
+                    .arg(1000 + i % 7)
+                    .toUtf8();
+            log +=
+                QStringLiteral("[rank%1]:[W1206 18:44:%2.%3 reducer.cpp:1400] Warning: grad strides do not "
+                               "match bucket view strides (step %4)\n")
+                    .arg(rank)
+                    .arg(10 + i / 1000)
+                    .arg(i % 1000, 6, 10, QLatin1Char('0'))
+                    .arg(i)
+                    .toUtf8();
+            if (i % 500 == 7)
+                log += QStringLiteral(
+                    "[rank%1]:Traceback (most recent call last):\n[rank%1]:  File \"t.py\", line "
+                    "%2, in <module>\n[rank%1]:RuntimeError: NCCL error in: step %2\n")
+                           .arg(rank)
+                           .arg(i)
+                           .toUtf8();
+        }
+        const LoadResult fast = compare(write(QStringLiteral("repeats.log"), log));
+        QVERIFY(!fast.incidents.empty());
+        qint64 folded = 0;
+        for (const LogEvent& e : fast.incidents.front().events)
+            folded += e.repeats;
+        QVERIFY2(folded > 7000, qPrintable(QString::number(folded))); // of 8,000 WARNs and warnings
+    }
+
     // Line ends, colour codes, NUL bytes and a missing last newline.
     void oddBytes_data()
     {

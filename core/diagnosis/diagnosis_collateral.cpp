@@ -115,7 +115,7 @@ void fillCollateral(const Incident& inc, const Catalog& cat, Diagnosis& d)
             g.sources.insert(e.source);
             g.files.insert(e.file);
         }
-        ++g.events;
+        g.events += 1 + e.repeats; // the repeats folded into it (scan/repeat_folding.h) happened too
         if (g.first < 0)
             g.first = i;
         if (g.seq.isEmpty())

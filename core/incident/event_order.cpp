@@ -5,6 +5,7 @@
 #include <QFileInfo>
 #include <algorithm>
 #include <map>
+#include <tuple>
 
 namespace rankscope {
 
@@ -141,24 +142,44 @@ EventOrder sortEvents(std::vector<FileScan>& scans, std::vector<LogEvent> earlie
         keys.push_back({ e.time.valid, e.time.valid ? e.time.ms : 0, e.time.inferred,
             e.message.size() != e.text.size() && ncclWarnText[i], e.severity, e.file, e.line, i });
     }
+    // A time borrowed from a stamped neighbour says nothing finer: within one file the order of writing
+    // does (an unstamped exception line above the stamped warning it caused). So the events of one file at
+    // one time, when one of them has an inferred time, are a block in line order, placed among the other
+    // files' events by its first-placed member. Comparing such pairs by line and the others by kind would
+    // not be an ordering (a < b < c < a), and std::sort's result would depend on the other events.
     std::sort(keys.begin(), keys.end(), [](const Key& a, const Key& b) {
-        if (a.timed != b.timed)
-            return a.timed;
-        if (a.ms != b.ms)
-            return a.ms < b.ms;
-        // A time borrowed from a stamped neighbour says nothing finer: within one file the order of
-        // writing does (an unstamped exception line above the stamped warning it caused).
-        if (a.file == b.file && (a.inferred || b.inferred) && a.line != b.line)
-            return a.line < b.line;
-        if (a.timed && a.ncclWarn != b.ncclWarn)
-            return a.ncclWarn;
-        if (a.timed && a.severity != b.severity)
-            return a.severity < b.severity;
-        if (a.file != b.file)
-            return a.file < b.file;
-        if (a.line != b.line)
-            return a.line < b.line;
-        return a.index < b.index; // what stable_sort kept: the order the events came in
+        return std::make_tuple(!a.timed, a.ms, a.file, a.line, a.index)
+            < std::make_tuple(!b.timed, b.ms, b.file, b.line, b.index);
+    });
+    for (std::size_t from = 0; from < keys.size();) {
+        std::size_t to = from + 1;
+        bool inferred = keys[from].inferred;
+        while (to < keys.size() && keys[to].timed == keys[from].timed && keys[to].ms == keys[from].ms
+            && keys[to].file == keys[from].file) {
+            inferred = inferred || keys[to].inferred;
+            ++to;
+        }
+        if (inferred && keys[from].timed) {
+            const auto best = std::min_element(keys.begin() + static_cast<std::ptrdiff_t>(from),
+                keys.begin() + static_cast<std::ptrdiff_t>(to), [](const Key& a, const Key& b) {
+                    return std::make_pair(!a.ncclWarn, a.severity) < std::make_pair(!b.ncclWarn, b.severity);
+                });
+            const bool ncclWarn = best->ncclWarn;
+            const Severity severity = best->severity;
+            for (std::size_t i = from; i < to; ++i) {
+                keys[i].ncclWarn = ncclWarn;
+                keys[i].severity = severity;
+            }
+        }
+        from = to;
+    }
+    // Timed first, by time; then NCCL's own line, the milder severity; then file order.
+    std::sort(keys.begin(), keys.end(), [](const Key& a, const Key& b) {
+        const auto rank = [](const Key& k) {
+            return std::make_tuple(!k.timed, k.ms, k.timed && !k.ncclWarn,
+                k.timed ? k.severity : Severity::Info, k.file, k.line, k.index);
+        };
+        return rank(a) < rank(b);
     });
     out.sorted.reserve(keys.size());
     for (const Key& k : keys)

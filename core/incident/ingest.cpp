@@ -58,6 +58,7 @@ std::vector<FileScan> scanAll(const std::vector<InputFile>& files, const LoadOpt
     ctx.bytesDone = &done;
     ctx.lineIndex = options.lineIndex;
     ctx.shortcuts = options.shortcuts;
+    ctx.foldRepeats = options.foldRepeats;
     const ScanFileFn scan = options.scanner ? options.scanner : &scanFile;
     auto worker = [&] {
         for (;;) {

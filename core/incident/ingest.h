@@ -32,6 +32,7 @@ struct LoadOptions
     int threads = 0; // 0 = all cores
     bool lineIndex = true; // keep each file's line offsets (see ScanContext::lineIndex)
     bool shortcuts = true; // see ScanContext::shortcuts
+    bool foldRepeats = true; // see ScanContext::foldRepeats
     // The inputs of `paths` and `pastedText`, when the caller listed them already (analyze() does so while
     // it compiles the catalog); otherwise loadIncidents() lists them.
     std::optional<Discovery> discovered;

@@ -68,6 +68,10 @@ struct LogEvent
     // actor's name, a Determined trial, a runner's tag. Empty when the prefixes say nothing more.
     QString source;
     bool failureWord = false; // the line carries a failure word (line/failure_words.h)
+    // Later events of the same writer with the same words but for their numbers, folded into this one while
+    // the file was scanned (scan/repeat_folding.h), and the line of the last of them (0 when none).
+    int repeats = 0;
+    qint64 lastRepeatLine = 0;
 };
 
 // An environment variable the logs show set for this run: NCCL's own "NCCL_P2P_DISABLE set by environment

@@ -88,7 +88,9 @@ IncidentViewModel buildIncidentViewModel(
     vm.rankCount = static_cast<qint64>(inc.ranks.size());
     vm.hostCount = vm.hosts.size();
     vm.bytes = inc.totalBytes;
-    vm.events = static_cast<qint64>(inc.events.size());
+    vm.events = 0;
+    for (const LogEvent& e : inc.events)
+        vm.events += 1 + e.repeats; // what the log printed, with the repeats folded while scanning
     vm.topologyHosts = static_cast<qint64>(analysis.topology.hosts.size());
     if (cancel && cancel->isCancelled()) {
         vm.cancelled = true;

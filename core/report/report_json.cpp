@@ -41,6 +41,10 @@ QJsonObject eventRef(const Incident& inc, const Catalog& cat, int index)
     o[QStringLiteral("severity")] = severityName(e.severity);
     o[QStringLiteral("signature")] =
         e.signature >= 0 ? QJsonValue(cat.signatures[static_cast<size_t>(e.signature)].id) : QJsonValue();
+    if (e.repeats > 0) { // later lines of the same words, numbers aside, from the same writer
+        o[QStringLiteral("repeats")] = e.repeats;
+        o[QStringLiteral("last_repeat_line")] = static_cast<double>(e.lastRepeatLine);
+    }
     return o;
 }
 

@@ -184,6 +184,10 @@ LineScanner::LineScanner(FileScan& out, const ScanContext& ctx, int fileIndex)
 
 void LineScanner::line(std::string_view raw, qint64 offset, bool cut)
 {
+    // Before the line, where no caller holds an event's index: the same lines see the same folds whichever
+    // way they were read (the reference scan, the shortcuts, a cut line's pieces).
+    if (m_ctx.foldRepeats && m_folder.due(m_out.events.size()))
+        foldRepeats(false);
     ++m_lineNo;
     if (m_keepOffsets)
         m_out.info.lineOffsets.push_back(offset);

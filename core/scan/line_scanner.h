@@ -9,6 +9,7 @@
 #include "line_prefix.h"
 #include "literal_prefilter.h"
 #include "record_builder.h"
+#include "repeat_folding.h"
 #include "repeated_glog_prefix.h"
 #include "repeated_nccl_prefix.h"
 #include "scan_records.h"
@@ -79,6 +80,8 @@ public:
     qint64 lineCount() const { return m_lineNo; }
 
 private:
+    // Folds the repeats among the events that came since the last call (repeat_folding.h); `all` at the end.
+    void foldRepeats(bool all);
     // The shortcuts (inline: defined and used in line_scanner.cpp only, where line() takes them on every
     // line; out of line they cost 5 % more instructions). The two shortcuts, the one that took the line
     // before first: a file is NCCL lines or console lines.
@@ -148,6 +151,7 @@ private:
     const AtomHits* m_block = nullptr;
     int m_file;
     RecordBuilder m_records;
+    RepeatFolder m_folder;
     RepeatedNcclPrefix m_repeat;
     RepeatedGlogPrefix m_glog;
     LaunchDetector m_launch;

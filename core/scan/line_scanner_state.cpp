@@ -67,11 +67,36 @@ void LineScanner::finish()
             m_out.streams[i].lastStamp = m_laterStamps[i].bytes.parse();
     }
     m_records.finish();
+    if (m_ctx.foldRepeats)
+        foldRepeats(true);
+    if (m_folder.folded() > 0)
+        m_out.info.notes.push_back(QStringLiteral(
+            "%1 repeated event(s) folded: each repeats, numbers aside, one of the first %2 of its "
+            "kind from the same writer, which counts them (the last at line %3)")
+                                       .arg(m_folder.folded())
+                                       .arg(RepeatFolder::kKept)
+                                       .arg(m_folder.lastFoldedLine()));
     for (size_t i = 0; i < m_stepDigits.size() && i < m_out.streams.size(); ++i) {
         if (m_stepDigits[i].size > 0)
             m_out.streams[i].lastStep =
                 bytesToQString(std::string_view(m_stepDigits[i].digits, m_stepDigits[i].size));
     }
+}
+
+void LineScanner::foldRepeats(bool all)
+{
+    const std::size_t n = m_out.events.size();
+    std::vector<int> pinned;
+    m_records.pinnedEvents(pinned);
+    if (!all && m_wrap.line >= 0 && m_wrap.event >= 0) // the line about to come may complete it
+        pinned.push_back(m_wrap.event);
+    m_folder.examine(m_out.events, all ? n : n - RepeatFolder::kSettle, std::move(pinned));
+    if (!(all ? m_folder.hasDrops() : m_folder.worthCompacting(n)))
+        return;
+    const std::vector<int> remap = m_folder.compact(m_out.events);
+    m_records.remapEvents(remap);
+    if (m_wrap.event >= 0)
+        m_wrap.event = remap[static_cast<std::size_t>(m_wrap.event)];
 }
 
 int LineScanner::streamIndex(const LinePrefix& p)

@@ -171,13 +171,13 @@ void LineScanner::flushCutLine()
             joined += ' ';
         joined += piece;
     }
-    const std::size_t eventsBefore = m_out.events.size();
     const qint64 first = m_lineNo + 1;
     line(joined, pieces.offsets.front(), false);
     const auto extra = static_cast<qint64>(pieces.pieces.size() - 1);
-    // The line opened an event, or became the headline of an open record (a traceback's exception).
+    // The line opened an event, or became the headline of an open record (a traceback's exception). Not
+    // told by the number of events: repeat folding may have dropped some before the line.
     int target = -1;
-    if (m_out.events.size() > eventsBefore && m_out.events.back().event.line == first)
+    if (!m_out.events.empty() && m_out.events.back().event.line == first)
         target = static_cast<int>(m_out.events.size()) - 1;
     else if (const int promoted = m_records.promotedEvent();
              promoted >= 0 && m_out.events[static_cast<std::size_t>(promoted)].event.line == first)

@@ -415,6 +415,32 @@ void RecordBuilder::open(ScannedEvent&& ev, const LinePrefix& p, const LineClass
     m_open[channel] = rec;
 }
 
+void RecordBuilder::pinnedEvents(std::vector<int>& out) const
+{
+    for (const auto& [channel, rec] : m_open)
+        out.push_back(rec.event);
+    for (const auto& [thread, event] : m_ncclWarn)
+        out.push_back(event);
+}
+
+void RecordBuilder::remapEvents(const std::vector<int>& remap)
+{
+    const auto moved = [&](int event) { return remap[static_cast<std::size_t>(event)]; };
+    for (auto& [channel, rec] : m_open)
+        rec.event = moved(rec.event);
+    for (auto& [thread, event] : m_ncclWarn)
+        event = moved(event);
+    if (m_promoted >= 0)
+        m_promoted = moved(m_promoted);
+    // An event still waiting for its next stamp may have been folded: it needs none any more.
+    std::vector<int> waiting;
+    for (int event : m_waitingForStamp) {
+        if (moved(event) >= 0)
+            waiting.push_back(moved(event));
+    }
+    m_waitingForStamp = std::move(waiting);
+}
+
 void RecordBuilder::finish()
 {
     m_open.clear();

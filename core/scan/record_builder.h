@@ -39,6 +39,11 @@ public:
     // True while an event without a stamp waits for the next stamped line.
     bool waitingForStamp() const { return !m_waitingForStamp.empty(); }
     void finish();
+    // The events an open record or an NCCL WARN awaiting its return trail may still change: repeat folding
+    // leaves them alone.
+    void pinnedEvents(std::vector<int>& out) const;
+    // After events were folded away: old index -> new index, -1 for a folded one.
+    void remapEvents(const std::vector<int>& remap);
     // True while a traceback, c10 message or torchrun summary is being collected on the channel of these
     // launcher, tee and c10 ranks: a line of that channel without an NCCL prefix may belong to it.
     bool collecting(int launcherRank, int teeLocalRank, int globalRank) const

@@ -93,6 +93,9 @@ struct ScanContext
     // The per-line shortcuts for repeated NCCL and glog prefixes. Off, every line takes the full parse:
     // the tests compare both ways, since a shortcut must never change a result.
     bool shortcuts = true;
+    // Repeats of one event folded into its first ones while scanning (repeat_folding.h). Off only in the
+    // test that shows folding changes no finding.
+    bool foldRepeats = true;
 };
 
 inline constexpr qint64 kMaxLineBytes = 1 << 20; // longer lines are cut, with a marker
