@@ -203,6 +203,29 @@ private Q_SLOTS:
         QCOMPARE(detectNodeCapture(mixed), NodeCaptureKind::None);
     }
 
+    // A comment that quotes the failing line, then the output it asks about (horovod#310): a log, or nobody
+    // reads the failure. A prompt, a label or a sentence of the reporter's above a capture keeps it one.
+    void failureAboveTheCaptureMakesALog()
+    {
+        const QByteArray ifconfig = "docker0   Link encap:Ethernet  HWaddr 02:42:a9:9e:3d:33\n"
+                                    "          inet addr:172.17.0.1  Bcast:0.0.0.0  Mask:255.255.0.0\n"
+                                    "          UP BROADCAST RUNNING MULTICAST  MTU:1500  Metric:1\n";
+        QCOMPARE(
+            detectNodeCapture("the error  last line\n`[u10-154-66-206][[38971,1],2][btl_tcp_endpoint.c:796:"
+                              "mca_btl_tcp_endpoint_complete_connect] connect() to 172.17.0.1 failed: "
+                              "Connection refused (111)`\n\nifconfig output\n\n"
+                + ifconfig),
+            NodeCaptureKind::None);
+        QCOMPARE(detectNodeCapture("root@gpu-a01:~# ifconfig\n" + ifconfig), NodeCaptureKind::Ifconfig);
+        QCOMPARE(detectNodeCapture("Error:\n" + ifconfig), NodeCaptureKind::Ifconfig);
+        QCOMPARE(
+            detectNodeCapture("After the job failed on my node I ran ifconfig and got this:\n" + ifconfig),
+            NodeCaptureKind::Ifconfig);
+        // Below the capture's first line a failure word is the capture's own ("errors:0", a quoted log line).
+        QCOMPARE(detectNodeCapture(ifconfig + "NCCL WARN NET/Socket : connect failed\n"),
+            NodeCaptureKind::Ifconfig);
+    }
+
     // An issue's paste: a capture's output above the job's own lines. It is read as a log as well, so the
     // failure is not lost behind the capture; a capture alone says it is no log (1709's shape).
     void captureAboveALogIsBoth_data()

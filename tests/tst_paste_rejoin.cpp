@@ -299,6 +299,44 @@ private Q_SLOTS:
             r.text.constData());
     }
 
+    // libfabric's debug lines (fds#7868) are of many lengths and each starts with a long first word: a line
+    // that starts with the line above's own tag ("libfabric:") is that writer's next line, never a piece.
+    void sameTagStartsALine()
+    {
+        const QByteArray log =
+            "libfabric:core:core:ofi_layering_ok():877<info> Need core provider, skipping ofi_rxm\n"
+            "libfabric:core:core:fi_getinfo_():980<info> Since psm2 can be used, sockets has been skipped. "
+            "To use "
+            "sockets, please, set FI_PROVIDER=sockets\n"
+            "libfabric:core:core:fi_getinfo_():980<info> Since psm2 can be used, tcp has been skipped. To "
+            "use tcp, "
+            "please, set FI_PROVIDER=tcp\n"
+            "libfabric:core:core:fi_getinfo_():1002<warn> fi_getinfo: provider ofi_rxm returned -61 (No data "
+            "available)\n"
+            "libfabric:core:core:ofi_layering_ok():877<info> Need core provider, skipping ofi_rxm\n"
+            "libfabric:core:core:fi_getinfo_():980<info> Since psm2 can be used, sockets has been skipped. "
+            "To use "
+            "sockets, please, set FI_PROVIDER=sockets\n"
+            "libfabric:core:core:fi_getinfo_():980<info> Since psm2 can be used, tcp has been skipped. To "
+            "use tcp, "
+            "please, set FI_PROVIDER=tcp\n"
+            "Abort(1094799) on node 0 (rank 0 in comm 0): Fatal error in PMPI_Init_thread: Other MPI error, "
+            "error "
+            "stack:\n"
+            "MPIR_Init_thread(666)......: \n"
+            "MPID_Init(922).............: \n"
+            "MPIDI_NM_mpi_init_hook(719): OFI addrinfo() failed (ofi_init.h:719:MPIDI_NM_mpi_init_hook:No "
+            "data "
+            "available)\n"
+            "libfabric:psm2:core:psmx2_fini():538<info>\n";
+        QCOMPARE(detectWrap(std::string_view(log.constData(), size_t(log.size()))).width, 0);
+        // Tested on its own, the pair that made the file read as wrapped.
+        QVERIFY(!continuesWordWrap(
+            "libfabric:core:core:fi_getinfo_():980<info> Since psm2 can be used, tcp has "
+            "been skipped. To use tcp, please, set FI_PROVIDER=tcp",
+            "libfabric:core:core:fi_getinfo_():1002<warn> fi_getinfo: provider ofi_rxm returned -61", 141));
+    }
+
     // A file (not a paste) copied from a terminal that cut every line at its width: the width is seen in
     // the first read, and each cut line is read whole. The event keeps its first physical line, and the
     // lines after it keep the file's numbers. Real case 108: the NCCL WARN is cut inside "init.cc".

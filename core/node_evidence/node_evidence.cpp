@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "node_evidence.h"
 
+#include "failure_words.h"
 #include "node_evidence_parts.h"
 
 #include <QFile>
@@ -177,7 +178,19 @@ NodeCaptureKind detectNodeCapture(const QByteArray& head)
             ++i;
         return i > 0 && i < l.size() && l[i] == QLatin1Char(':');
     };
+    // The first line that is a capture's own: a failure line above it (a comment that quotes the error, then
+    // the output it asks about) makes the file a log, whose failure would otherwise be read by nobody.
+    qsizetype firstCaptureLine = -1;
+    bool failureAbove = false;
     for (const QString& l : lines) {
+        const bool before =
+            !ca && !hca && !devState && !gid && !nvsmi && !attached && ipLines == 0 && ifconfigLines == 0;
+        if (before) {
+            ++firstCaptureLine;
+            const std::string line = l.toStdString();
+            failureAbove =
+                failureAbove || (hasFailureWord(line) && !isReporterProse(line) && !isHeadingLeadIn(line));
+        }
         ca = ca || (l.startsWith(QLatin1String("CA '")) && ibstatCa.match(l).hasMatch());
         caState = caState || (ca && l.contains(QLatin1String("State:")) && ibstatState.match(l).hasMatch());
         hca = hca || l.trimmed().startsWith(QLatin1String("hca_id:"))
@@ -191,6 +204,8 @@ NodeCaptureKind detectNodeCapture(const QByteArray& head)
         if (l.contains(QLatin1String(": flags=")) || l.contains(QLatin1String("Link encap:")))
             ifconfigLines += ifconfigNew.match(l).hasMatch() || ifconfigOld.match(l).hasMatch() ? 1 : 0;
     }
+    if (failureAbove && firstCaptureLine < lines.size())
+        return NodeCaptureKind::None;
     if (ca && caState)
         return NodeCaptureKind::IbStat;
     if (hca && (devState || gid))

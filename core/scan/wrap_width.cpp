@@ -65,6 +65,42 @@ bool startsOwnLine(std::string_view next)
     return shape == LineShape::TracebackStart || shape == LineShape::ExceptionLine;
 }
 
+// "libfabric:core:core:fi_getinfo_():980<info> ..." then "libfabric:core:...": a next line that starts with
+// the held line's own tag (what comes before its first ':', in its first word) is the same writer's next
+// line, whatever its length.
+std::string_view leadingTag(std::string_view line)
+{
+    const std::size_t colon = line.find(':');
+    if (colon == 0 || colon == std::string_view::npos || colon > 40 || line.find(' ') < colon)
+        return {};
+    return line.substr(0, colon + 1);
+}
+
+bool sameLeadingTag(std::string_view held, std::string_view next)
+{
+    const std::string_view tag = leadingTag(held);
+    return !tag.empty() && next.substr(0, tag.size()) == tag;
+}
+
+// Tags that start three or more lines of the probe: a writer's own prefix ("libfabric:", "slurmstepd:"),
+// so a line that starts with one is that writer's line, never the piece of another's.
+std::vector<std::string_view> frequentTags(const std::vector<std::string_view>& lines)
+{
+    std::vector<std::string_view> tags;
+    for (const std::string_view l : lines) {
+        const std::string_view tag = leadingTag(l);
+        if (!tag.empty())
+            tags.push_back(tag);
+    }
+    std::sort(tags.begin(), tags.end());
+    std::vector<std::string_view> frequent;
+    for (std::size_t i = 0; i + 2 < tags.size(); ++i) {
+        if (tags[i] == tags[i + 2] && (frequent.empty() || frequent.back() != tags[i]))
+            frequent.push_back(tags[i]);
+    }
+    return frequent;
+}
+
 } // namespace
 
 bool isTableRow(std::string_view line)
@@ -82,7 +118,7 @@ bool continuesWordWrap(std::string_view held, std::string_view next, int width)
     // A wrap breaks only where the next word does not fit; a line far shorter than the width ended where
     // its writer ended it, unless what follows starts with a word as long as a third of the width (a path
     // the wrap moved whole: "FileNotFoundError: [Errno 2] Failed to open local file" then '/home/...').
-    if (startsOwnLine(next))
+    if (startsOwnLine(next) || sameLeadingTag(held, next))
         return false;
     const std::size_t word = std::min(next.find(' '), next.size());
     const auto w = static_cast<std::size_t>(width);
@@ -107,11 +143,16 @@ WrapShape detectWrap(std::string_view block)
         return line.size() == widest && !isTableRow(line) && !isBorderLine(line) && continuesCut(next);
     });
     const int width = static_cast<int>(widest);
+    const std::vector<std::string_view> tags = frequentTags(lines);
+    const auto writersLine = [&](std::string_view next) {
+        const std::string_view tag = leadingTag(next);
+        return !tag.empty() && std::binary_search(tags.begin(), tags.end(), tag);
+    };
     const int atSpaces = widest > kMaxWordWrapWidth
         ? 0
         : countGoingOn(lines, [&](std::string_view line, std::string_view next) {
               return line.size() + 2 <= widest && line.size() * 3 >= widest * 2 && !isTableRow(line)
-                  && !isBorderLine(line) && continuesWordWrap(line, next, width);
+                  && !isBorderLine(line) && !writersLine(next) && continuesWordWrap(line, next, width);
           });
     if (atSpaces > 0 && atSpaces >= cut)
         return { width, true };
