@@ -331,13 +331,11 @@ void rankHypotheses(const Incident& inc, const Catalog& cat, Diagnosis& d)
         if (s < 0 || seen.count(s))
             continue;
         seen.insert(s);
-        // A sibling did not happen here, so its summary may name values this incident lacks ("The HCA
-        // gave up sending to <peer>"); its title then says it without blanks.
+        // A sibling did not happen here: its title says what to rule out. Its summary, filled with the
+        // initiating line's values, would state it as a fact of this incident ("Worker pid 102241 was
+        // killed with SIGKILL" under a SIGHUP), or name values the incident lacks.
         const Signature& sib = cat.signatures[static_cast<size_t>(s)];
-        d.hypotheses.push_back({ s,
-            QStringLiteral("adjacent failure to rule out: %1")
-                .arg(fillable(sib.summary, ctx) ? renderTemplate(sib.summary, ctx) : sib.title),
-            1 });
+        d.hypotheses.push_back({ s, QStringLiteral("adjacent failure to rule out: %1").arg(sib.title), 1 });
     }
     std::stable_sort(d.hypotheses.begin(), d.hypotheses.end(),
         [](const Hypothesis& a, const Hypothesis& b) { return a.score > b.score; });
