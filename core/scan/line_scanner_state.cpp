@@ -69,6 +69,9 @@ void LineScanner::finish()
     m_records.finish();
     if (m_ctx.foldRepeats)
         foldRepeats(true);
+    // Every file's events stay until the incident is built: the room the vector grew to while repeats
+    // came in (thousands of slots of a few hundred bytes, per file) goes now.
+    m_out.events.shrink_to_fit();
     if (m_folder.folded() > 0)
         m_out.info.notes.push_back(QStringLiteral(
             "%1 repeated event(s) folded: each repeats, numbers aside, one of the first %2 of its "
