@@ -26,6 +26,7 @@ private Q_SLOTS:
     void binningMatchesBruteForce();
     void warnNavigation();
     void hangWithoutEventsHasALineAxis();
+    void foldedRepeatsRunAsALine();
 };
 
 void TimelineModelTest::rowsGroupByHost()
@@ -300,4 +301,50 @@ void TimelineModelTest::hangWithoutEventsHasALineAxis()
 }
 
 QTEST_GUILESS_MAIN(TimelineModelTest)
+// An event that counts repeats folded while scanning (LogEvent::repeats) draws a line through the columns
+// they ran through, up to the last one's time, and the axis reaches that time.
+void TimelineModelTest::foldedRepeatsRunAsALine()
+{
+    auto made = makeIncident(8, 2, 40, 1); // ranks >= 8: rank 7 holds the initiating event
+    LogEvent* folded = nullptr;
+    for (LogEvent& e : made.incident.events) {
+        if (e.time.valid && e.rank == 2 && !folded)
+            folded = &e;
+    }
+    QVERIFY(folded);
+    TimelineModel before;
+    before.setIncident(&made.incident, made.roles);
+    const qint64 last = before.lastTime() + 600000; // ten minutes after the last event
+    folded->repeats = 5000;
+    folded->lastRepeatLine = 999999;
+    folded->lastRepeatTime = folded->time;
+    folded->lastRepeatTime.ms = last;
+    TimelineModel model;
+    model.setIncident(&made.incident, made.roles);
+    QCOMPARE(model.lastTime(), last);
+    const int laneIndex = model.laneOfEvent(static_cast<int>(folded - made.incident.events.data()));
+    QVERIFY(laneIndex >= 0);
+    const TimelineLane& lane = model.lane(laneIndex);
+    QCOMPARE(lane.repeatRuns.size(), std::size_t(1));
+    QCOMPARE(lane.repeatRuns.front().from, folded->time.ms);
+    QCOMPARE(lane.repeatRuns.front().to, last);
+    TimelineMapping m;
+    m.width = 200;
+    m.setDataRange(model.firstTime(), model.lastTime());
+    std::vector<PixelBin> bins;
+    binLane(lane, m, -1, bins);
+    const int from = m.columnOf(folded->time.ms);
+    const int to = m.columnOf(last);
+    QVERIFY(to > from + 10);
+    for (int c = 0; c < m.width; ++c) {
+        const bool inRun = c > from && c <= to;
+        QCOMPARE(bins[static_cast<size_t>(c)].repeats >= 0, inRun);
+    }
+    // Another lane has no run.
+    for (int l = 0; l < model.laneCount(); ++l) {
+        if (l != laneIndex)
+            QVERIFY(model.lane(l).repeatRuns.empty());
+    }
+}
+
 #include "tst_timeline_model.moc"

@@ -116,6 +116,8 @@ EventOrder sortEvents(std::vector<FileScan>& scans, std::vector<LogEvent> earlie
             LogEvent& e = ev.event;
             e.file = fileBase + static_cast<int>(fi);
             e.time = ev.stamp.found() ? resolve(ev.stamp, out.year) : inferTime(ev, out.year);
+            if (ev.lastRepeatStamp.found())
+                e.lastRepeatTime = resolve(ev.lastRepeatStamp, out.year);
             out.arrival.push_back(&e);
             ncclWarnText.push_back(ev.ncclWarnText); // found in the line's bytes by the scan
         }

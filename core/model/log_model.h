@@ -72,6 +72,7 @@ struct LogEvent
     // the file was scanned (scan/repeat_folding.h), and the line of the last of them (0 when none).
     int repeats = 0;
     qint64 lastRepeatLine = 0;
+    EventTime lastRepeatTime; // the last of them, when it had a stamp of its own
 };
 
 // An environment variable the logs show set for this run: NCCL's own "NCCL_P2P_DISABLE set by environment

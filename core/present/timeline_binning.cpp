@@ -58,6 +58,19 @@ void binLane(
         if (lane.events[k] == selectedEvent)
             bin.flags |= BinFlag::Selected;
     }
+    // Repeats folded into an event while scanning: the columns they ran through, after the event's own.
+    for (const TimelineLane::RepeatRun& run : lane.repeatRuns) {
+        if (run.from > mapping.end)
+            break;
+        if (run.to < mapping.start)
+            continue;
+        const int from = std::max(mapping.columnOf(std::max(run.from, mapping.start)) + 1, 0);
+        const int to = std::min(mapping.columnOf(std::min(run.to, mapping.end)), mapping.width - 1);
+        for (int c = from; c <= to; ++c) {
+            PixelBin& bin = bins[static_cast<size_t>(c)];
+            bin.repeats = qMax(bin.repeats, run.severity);
+        }
+    }
 }
 
 int eventNearColumn(const TimelineLane& lane, const TimelineMapping& mapping, double x, double tolerance)

@@ -35,6 +35,7 @@ struct PixelBin
 {
     qint8 severity = -1; // max Severity of the column's non-collateral events; -1 when none
     quint8 flags = 0;
+    qint8 repeats = -1; // max Severity of folded repeats that ran through this column; -1 when none
     bool empty() const { return severity < 0 && flags == 0; }
     MarkerRole role() const
     {

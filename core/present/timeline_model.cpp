@@ -118,6 +118,14 @@ void TimelineModel::buildLanes()
         lane.marks.push_back(mark);
         m_firstTime = m_firstTime > m_lastTime ? at : qMin(m_firstTime, at);
         m_lastTime = qMax(m_lastTime, at);
+        const qint64 until = e.repeats <= 0 ? at
+            : lineOrder                     ? e.lastRepeatLine
+            : e.lastRepeatTime.valid        ? e.lastRepeatTime.ms
+                                            : at;
+        if (until > at) {
+            lane.repeatRuns.push_back({ at, until, static_cast<qint8>(e.severity) });
+            m_lastTime = qMax(m_lastTime, until);
+        }
         if (e.severity >= Severity::Warn)
             m_warnOrder.push_back(static_cast<int>(i));
     }
@@ -146,6 +154,10 @@ void TimelineModel::buildLanes()
             sorted.events.push_back(lane.events[k]);
             sorted.marks.push_back(lane.marks[k]);
         }
+        std::sort(lane.repeatRuns.begin(), lane.repeatRuns.end(),
+            [](const TimelineLane::RepeatRun& a, const TimelineLane::RepeatRun& b) {
+                return a.from < b.from;
+            });
         lane.times.swap(sorted.times);
         lane.events.swap(sorted.events);
         lane.marks.swap(sorted.marks);

@@ -72,6 +72,13 @@ struct TimelineLane
     std::vector<int> events; // event indexes, in the order of `times`
     std::vector<quint8> marks; // EventMark bits, in the order of `times`
     int untimedEvents = 0; // events without any time: listed in the label, not placed
+    // An event's folded repeats (LogEvent::repeats) ran from its time to the last one's: drawn as a line.
+    struct RepeatRun
+    {
+        qint64 from = 0, to = 0;
+        qint8 severity = 0;
+    };
+    std::vector<RepeatRun> repeatRuns; // sorted by `from`
     int warnEvents = 0; // WARN or worse
 };
 

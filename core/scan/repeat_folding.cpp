@@ -103,7 +103,12 @@ void RepeatFolder::examine(std::vector<ScannedEvent>& events, std::size_t end, s
             kind.last = static_cast<int>(i);
             continue;
         }
-        LogEvent& target = events[static_cast<std::size_t>(kind.last)].event;
+        ScannedEvent& into = events[static_cast<std::size_t>(kind.last)];
+        if (ev.lastRepeatStamp.found())
+            into.lastRepeatStamp = ev.lastRepeatStamp;
+        else if (ev.stamp.found())
+            into.lastRepeatStamp = ev.stamp;
+        LogEvent& target = into.event;
         target.repeats += 1 + ev.event.repeats;
         target.lastRepeatLine = std::max(ev.event.line, ev.event.lastRepeatLine);
         m_lastFoldedLine = std::max(m_lastFoldedLine, target.lastRepeatLine);

@@ -50,6 +50,7 @@ struct ScannedEvent
     int stream = -1; // index into FileScan::streams
     ParsedStamp stamp; // the record's own stamp (kind None when it has none)
     ParsedStamp prevStamp, nextStamp; // nearest stamped lines of the same file, for inference
+    ParsedStamp lastRepeatStamp; // the stamp of the last repeat folded into it (repeat_folding.h), if any
     qint64 prevStampLine = -1, nextStampLine = -1;
     bool nccl = false;
     bool ncclWarnText = false; // event.text holds " NCCL WARN " (found in the bytes, before decoding)

@@ -279,6 +279,11 @@ void TimelinePainter::paintBins(QPainter& painter, int top, bool dim)
             // Hollow: only the ends of the stroke, so collateral reads as "consequence".
             collateral.push_back(QRect(x, y, w, qMax(1, h / 3)));
             collateral.push_back(QRect(x, y + h - qMax(1, h / 3), w, qMax(1, h / 3)));
+        } else if (bin.repeats >= 0 && !(c > 0 && m_bins[c - 1].severity >= 0 && (c == 1 || empty(c - 2)))) {
+            // Repeats folded into the event before: a thin line through the columns they ran through (not
+            // the column an event left alone was widened into).
+            const auto sev = static_cast<size_t>(static_cast<quint8>(bin.repeats));
+            bySeverity[sev].push_back(QRect(left + static_cast<int>(c), y + h / 2 - 1, 1, 2));
         }
     }
     painter.setPen(Qt::NoPen);
