@@ -43,6 +43,9 @@ private Q_SLOTS:
                                       "while trying to connect to (172.17.0.2"
                                    << true;
         QTest::newRow("killed") << "Killed" << true;
+        QTest::newRow("MPICH abort") << "Abort(1094799) on node 0 (rank 0 in comm 0): Fatal error in "
+                                        "PMPI_Init_thread: Other MPI error, error stack:"
+                                     << true;
         QTest::newRow("glibc heap abort") << "free(): corrupted unsorted chunks" << true;
         QTest::newRow("OpenMPI signal banner")
             << "[rack1-93-slot7:186363] *** Process received signal ***" << true;

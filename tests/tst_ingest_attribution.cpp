@@ -112,6 +112,19 @@ private Q_SLOTS:
                 + QStringLiteral("[2026-03-14 02:17:44] node7:3100:3170 [2] misc/socket.cc:50 NCCL WARN "
                                  "socket closed\n") } }
                                                << 2 << "node7" << qint64(3100) << 2 << "";
+        // NCCL before 2.7 (horovod#893): "Ring" for "Channel", SHM "via direct shared memory", NET lines
+        // without the devices; no init line names the rank.
+        QTest::newRow("2.4 ring over shared memory") << Files { { QStringLiteral("a.log"),
+            QStringLiteral(
+                "heinzel135:151780:151928 [2] NCCL INFO Ring 00 : 2[2] -> 3[3] via direct shared memory\n"
+                "heinzel135:151780:151928 [2] include/shm.h:42 NCCL WARN Cuda failure 'invalid "
+                "argument'\n") } } << 2 << "heinzel135"
+                                                     << qint64(151780) << 2 << "";
+        QTest::newRow("2.4 ring over the network") << Files { { QStringLiteral("a.log"),
+            QStringLiteral("node2:4100:4170 [3] NCCL INFO Ring 00 : 3 -> 4 [send] via NET/IB/0\n"
+                           "node2:4100:4170 [3] NCCL INFO Ring 00 : 7 -> 3 [receive] via NET/IB/0\n"
+                           "node2:4100:4170 [3] misc/socket.cc:50 NCCL WARN socket closed\n") } }
+                                                   << 3 << "node2" << qint64(4100) << 3 << "";
         QTest::newRow("2.30 WARN with (func)") << Files { { QStringLiteral("a.log"),
             init(p, 2, 4, 2)
                 + QStringLiteral("[2026-03-14 02:17:44] node7:3100:3170 [2] transport/net_ib/p2p.cc:688 "
@@ -256,6 +269,27 @@ private Q_SLOTS:
                 qPrintable(all));
         else
             QVERIFY2(all.contains(warning), qPrintable(all));
+    }
+
+    // MPICH and Intel MPI name the world rank in their abort line (fds#7868): "(rank 3 in comm 0)". A rank in
+    // another communicator (comm 1) is not the world rank.
+    void mpichAbortNamesTheWorldRank()
+    {
+        QTemporaryDir dir;
+        QFile f(dir.filePath(QStringLiteral("mpi.log")));
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(
+            "Abort(1094799) on node 0 (rank 3 in comm 0): Fatal error in PMPI_Init_thread: Other MPI error\n"
+            "Abort(1) on node 1 (rank 5 in comm 1): Fatal error in PMPI_Bcast: Other MPI error\n");
+        f.close();
+        LoadOptions o;
+        o.paths = { f.fileName() };
+        const LoadResult r = loadIncidents(o);
+        QVERIFY(!r.incidents.empty());
+        const Incident& inc = r.incidents.back();
+        QCOMPARE(inc.events.size(), std::size_t(2));
+        QCOMPARE(inc.events[0].rank, 3);
+        QCOMPARE(inc.events[1].rank, -1);
     }
 
     // One pid that wrappers on two hosts state as two ranks: the pid names neither, so a line of that pid

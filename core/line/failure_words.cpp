@@ -66,7 +66,7 @@ bool scan(std::string_view s)
             break;
         case 'F':
             if (startsWith(at, "Failed") || startsWith(at, "Failure") || startsWith(at, "FAILED")
-                || startsWith(at, "FAILURE") || levelWordAt(s, i, "FATAL"))
+                || startsWith(at, "FAILURE") || levelWordAt(s, i, "FATAL") || startsWith(at, "Fatal error"))
                 return true;
             break;
         case 't':

@@ -8,13 +8,13 @@
 namespace rankscope {
 
 // True when `line` holds a failure word: "NCCL WARN", "ERROR", "FATAL", "CRITICAL", "[FATAL ERROR]",
-// "Traceback", "...Error:", "...Exception:", "error:", "failed", "failure", "timed out", "timing out",
-// "operation timeout", "Socket Timeout", "Caught signal", "Unhandled exception", "Segmentation fault", "Bus
-// error", "Killed", "exit code"/"exitcode", "NVRM: Xid", glibc's heap aborts ("free(): ...", "malloc(): ...",
-// "double free or corruption"), OpenMPI's "*** Process received signal ***" (the usual cases of each).
-// Lower-case "error" alone is not one ("no error", "error_count=0"), nor "timeout" alone ("timeout=1800").
-// Every word it accepts holds one of kFailurePhrases (signature_matcher.h), which the scanner's prefilter
-// passes (tst_failure_words).
+// "Traceback", "...Error:", "...Exception:", "error:", "failed", "failure", "Fatal error" (MPI's aborts),
+// "timed out", "timing out", "operation timeout", "Socket Timeout", "Caught signal", "Unhandled exception",
+// "Segmentation fault", "Bus error", "Killed", "exit code"/"exitcode", "NVRM: Xid", glibc's heap aborts
+// ("free(): ...", "malloc(): ...", "double free or corruption"), OpenMPI's "*** Process received signal ***"
+// (the usual cases of each). Lower-case "error" alone is not one ("no error", "error_count=0"), nor "timeout"
+// alone ("timeout=1800"). Every word it accepts holds one of kFailurePhrases (signature_matcher.h), which the
+// scanner's prefilter passes (tst_failure_words).
 bool hasFailureWord(std::string_view line);
 
 // The reporter's prose around a paste, never an event: a label that leads into it ("Error:", "**Error

@@ -89,7 +89,7 @@ bool parseNetUsing(std::string_view m, IdentityFact& f)
 bool parseChannel(std::string_view m, IdentityFact& f)
 {
     static const RE2 re(
-        R"(^Channel \d+(?:/\d+)? : (\d+)\[[0-9a-f]+\] -> (\d+)\[[0-9a-f]+\] \[(send|receive)\] via NET/[A-Za-z]+/(\d+)((?:/GDRDMA)?))");
+        R"(^(?:Channel|Ring) \d+(?:/\d+)? : (\d+)(?:\[[0-9a-f]+\])? -> (\d+)(?:\[[0-9a-f]+\])? \[(send|receive)\] via NET/[A-Za-z]+/(\d+)((?:/GDRDMA)?))");
     int from = -1, to = -1, nic = -1;
     std::string dir, gdr;
     if (!RE2::PartialMatch(piece(m), re, &from, &to, &dir, &nic, &gdr))
@@ -102,11 +102,12 @@ bool parseChannel(std::string_view m, IdentityFact& f)
 }
 
 // Inside a node NCCL prints a connection once, from the sending side, with no [send]/[receive]: the first
-// rank is the writer's own (p2p.cc and shm.cc print myInfo->rank first).
+// rank is the writer's own (p2p.cc and shm.cc print myInfo->rank first). NCCL before 2.7 said "Ring" for
+// "Channel", and its SHM transport "via direct shared memory".
 bool parseLocalChannel(std::string_view m, IdentityFact& f)
 {
     static const RE2 re(
-        R"(^Channel \d+(?:/\d+)? : (\d+)\[[0-9a-f]+\] -> (\d+)\[[0-9a-f]+\] via (?:P2P|SHM)/)");
+        R"(^(?:Channel|Ring) \d+(?:/\d+)? : (\d+)\[[0-9a-f]+\] -> (\d+)\[[0-9a-f]+\] via (?:P2P/|SHM/|direct shared memory))");
     int from = -1, to = -1;
     if (!RE2::PartialMatch(piece(m), re, &from, &to))
         return false;
@@ -158,9 +159,11 @@ bool parseNcclIdentity(std::string_view m, IdentityFact& f)
     case 'N':
         return parseNetUsing(m, f);
     case 'C':
+    case 'R':
         if (m.find("via NET/") != std::string_view::npos)
             return parseChannel(m, f);
-        return (m.find("via P2P/") != std::string_view::npos || m.find("via SHM/") != std::string_view::npos)
+        return (m.find("via P2P/") != std::string_view::npos || m.find("via SHM/") != std::string_view::npos
+                   || m.find("via direct shared memory") != std::string_view::npos)
             && parseLocalChannel(m, f);
     case 'S':
         return parseAffinity(m, f);

@@ -12,8 +12,9 @@
 namespace rankscope {
 
 // The first letters of the NCCL INFO messages that carry identity facts (comm/ncclCommInitRank init lines,
-// "[n] NCCL INFO ...", NET/IB Using, Channel, Setting affinity, Bootstrap) and NCCL's setup lines ("NCCL
-// version"): parseNcclIdentity() reads nothing else, so a scanner shortcut may skip any other INFO line.
+// "[n] NCCL INFO ...", NET/IB Using, Channel (Ring before NCCL 2.7), Setting affinity, Bootstrap) and NCCL's
+// setup lines ("NCCL version"): parseNcclIdentity() reads nothing else, so a scanner shortcut may skip any
+// other INFO line.
 constexpr bool mayStartIdentityLine(char first)
 {
     switch (first) {
@@ -22,6 +23,7 @@ constexpr bool mayStartIdentityLine(char first)
     case '[':
     case 'N':
     case 'C':
+    case 'R':
     case 'S':
     case 'B':
         return true;

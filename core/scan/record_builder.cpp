@@ -6,6 +6,7 @@
 #include "text_util.h"
 
 #include <algorithm>
+#include <cctype>
 #include <re2/re2.h>
 
 namespace rankscope {
@@ -28,6 +29,25 @@ bool isCutFrame(std::string_view m)
 
 } // namespace
 
+namespace {
+
+// MPICH's (and Intel MPI's) abort: "Abort(1094799) on node 0 (rank 0 in comm 0): Fatal error in ...". Comm 0
+// is MPI_COMM_WORLD, so the number is the world rank; a rank in another communicator is not.
+int mpichWorldRank(std::string_view head)
+{
+    const std::size_t at = head.find("(rank ");
+    if (at == std::string_view::npos)
+        return -1;
+    std::size_t pos = at + 6;
+    int rank = 0;
+    const std::size_t digits = pos;
+    for (; pos < head.size() && head[pos] >= '0' && head[pos] <= '9' && pos - digits < 8; ++pos)
+        rank = rank * 10 + (head[pos] - '0');
+    return pos > digits && head.substr(pos, 12) == " in comm 0):" ? rank : -1;
+}
+
+} // namespace
+
 int rankInMessage(std::string_view m)
 {
     const std::string_view head = m.substr(0, 400);
@@ -42,7 +62,7 @@ int rankInMessage(std::string_view m)
         if (pos > digits && pos < head.size() && head[pos] == ']')
             return rank;
     }
-    return -1;
+    return mpichWorldRank(head);
 }
 
 namespace {
@@ -90,6 +110,36 @@ bool indentedAfterClock(const LinePrefix& p)
         --end;
     const std::string_view after = p.afterLauncher.substr(end);
     return after.size() > 2 && ((after[0] == ' ' && after[1] == ' ') || after[0] == '\t' || after[1] == '\t');
+}
+
+// MPICH's (Intel MPI's, Cray MPICH's) error stack: "MPIR_Init_thread(666)......: " or
+// "MPIDI_NM_mpi_init_hook(719): OFI addrinfo() failed (...)", one line per function it went through.
+bool isMpiStackLine(std::string_view m)
+{
+    std::size_t i = 0;
+    while (i < m.size() && (std::isalnum(static_cast<unsigned char>(m[i])) || m[i] == '_'))
+        ++i;
+    if (i == 0 || i >= m.size() || m[i] != '(')
+        return false;
+    const std::size_t digits = ++i;
+    while (i < m.size() && m[i] >= '0' && m[i] <= '9')
+        ++i;
+    if (i == digits || i >= m.size() || m[i] != ')')
+        return false;
+    ++i;
+    while (i < m.size() && m[i] == '.')
+        ++i;
+    return i < m.size() && m[i] == ':';
+}
+
+// "Abort(1094799) on node 0 (rank 0 in comm 0): Fatal error in PMPI_Init_thread: Other MPI error, error
+// stack:"
+bool endsWithErrorStack(std::string_view m)
+{
+    while (!m.empty() && (m.back() == ' ' || m.back() == '\r'))
+        m.remove_suffix(1);
+    constexpr std::string_view tail = "error stack:";
+    return m.size() >= tail.size() && m.substr(m.size() - tail.size()) == tail;
 }
 
 // "... failed:", "Watchdog caught collective operation timeout:": the message goes on on the next line.
@@ -181,6 +231,19 @@ bool RecordBuilder::continueRecord(
             append(opened, text, p, c);
         return true;
     }
+    case Kind::MpiErrorStack:
+        // The stack's lines go on with it; the first that names a cause is the headline (the abort line above
+        // says only "Other MPI error").
+        if (!isMpiStackLine(trimLeft(m))) {
+            m_open.erase(it);
+            return false;
+        }
+        if (m_out.events[static_cast<size_t>(rec.event)].rolePriority != roleRank(SignatureRole::Cause)
+            && m_ctx.matcher && m_ctx.matcher->matchBefore(text, roleRank(SignatureRole::Cause) + 1)) {
+            promote(rec, text, p, c, lineNo);
+            return true;
+        }
+        break;
     case Kind::C10:
     case Kind::NcclWarn:
         if (m.empty()) {
@@ -408,6 +471,8 @@ void RecordBuilder::open(ScannedEvent&& ev, const LinePrefix& p, const LineClass
     else if (p.stamp.kind == StampKind::Glog || startsWith(p.message, "terminate called")
         || c.shape == LineShape::ExceptionLine)
         rec.kind = Kind::C10;
+    else if (c.shape == LineShape::Plain && endsWithErrorStack(p.message))
+        rec.kind = Kind::MpiErrorStack;
     else if (c.shape == LineShape::Plain && endsWithColon(p.message))
         rec.kind = Kind::Introduced;
     else

@@ -15,8 +15,8 @@
 namespace rankscope {
 
 // The rank ProcessGroupNCCL names in a message ("[Rank 2] Watchdog ...", "[PG 0 (default_pg) Rank 6] ...",
-// "[PG ID 1 PG GUID 1 Rank 3] ..."), -1 when it names none: a line without a rank prefix (a console
-// without --tee) keeps it.
+// "[PG ID 1 PG GUID 1 Rank 3] ..."), or MPICH's abort names ("Abort(1) on node 0 (rank 3 in comm 0): ..."),
+// -1 when it names none: a line without a rank prefix (a console without --tee) keeps it.
 int rankInMessage(std::string_view message);
 
 class RecordBuilder
@@ -58,7 +58,8 @@ private:
         C10,
         Traceback,
         ChildFailed,
-        Introduced // a message that ends in ':' and goes on on the next line
+        Introduced, // a message that ends in ':' and goes on on the next line
+        MpiErrorStack // MPICH's "..., error stack:" and its "function(line)....: text" lines
     };
     struct Open
     {
