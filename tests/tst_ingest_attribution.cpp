@@ -272,7 +272,8 @@ private Q_SLOTS:
     }
 
     // MPICH and Intel MPI name the world rank in their abort line (fds#7868): "(rank 3 in comm 0)". A rank in
-    // another communicator (comm 1) is not the world rank.
+    // another communicator (comm 1) is not the world rank. Open MPI names a process [[family,job],rank]
+    // (horovod#310); job 0 is its daemons.
     void mpichAbortNamesTheWorldRank()
     {
         QTemporaryDir dir;
@@ -280,16 +281,23 @@ private Q_SLOTS:
         QVERIFY(f.open(QIODevice::WriteOnly));
         f.write(
             "Abort(1094799) on node 0 (rank 3 in comm 0): Fatal error in PMPI_Init_thread: Other MPI error\n"
-            "Abort(1) on node 1 (rank 5 in comm 1): Fatal error in PMPI_Bcast: Other MPI error\n");
+            "Abort(1) on node 1 (rank 5 in comm 1): Fatal error in PMPI_Bcast: Other MPI error\n"
+            "[u10-154-66-206][[38971,1],2][btl_tcp_endpoint.c:796:mca_btl_tcp_endpoint_complete_connect] "
+            "connect() "
+            "to 172.17.0.1 failed: Connection refused (111)\n"
+            "[node3][[38971,0],1][oob_tcp_connection.c:120] daemon connect() failed: Connection refused "
+            "(111)\n");
         f.close();
         LoadOptions o;
         o.paths = { f.fileName() };
         const LoadResult r = loadIncidents(o);
         QVERIFY(!r.incidents.empty());
         const Incident& inc = r.incidents.back();
-        QCOMPARE(inc.events.size(), std::size_t(2));
+        QCOMPARE(inc.events.size(), std::size_t(4));
         QCOMPARE(inc.events[0].rank, 3);
         QCOMPARE(inc.events[1].rank, -1);
+        QCOMPARE(inc.events[2].rank, 2); // Open MPI's name of rank 2 of application job 1
+        QCOMPARE(inc.events[3].rank, -1); // job 0 is the daemons': 1 is a node
     }
 
     // One pid that wrappers on two hosts state as two ranks: the pid names neither, so a line of that pid

@@ -145,6 +145,9 @@ bool quotedBy(const Incident& inc, const Catalog& cat, int head, int event)
     const LogEvent& e = inc.events[static_cast<size_t>(event)];
     if (roleOf(inc, cat, head) != roleRank(SignatureRole::Symptom) || hasNcclPrefix(h))
         return false;
+    // The same line again (a retry, a loop) quotes nothing: the head stays the first.
+    if (e.signature == h.signature && e.message == h.message)
+        return false;
     const int role = roleOf(inc, cat, event);
     if (role == roleRank(SignatureRole::Cause))
         return true;

@@ -46,6 +46,35 @@ int mpichWorldRank(std::string_view head)
     return pos > digits && head.substr(pos, 12) == " in comm 0):" ? rank : -1;
 }
 
+// Open MPI's process name, "[[38971,1],2]": job family, local job id, rank. Local job 0 holds the daemons
+// (their number is a node's), so only an application job's name is a rank.
+int openMpiProcessRank(std::string_view head)
+{
+    for (std::size_t at = head.find("[["); at != std::string_view::npos; at = head.find("[[", at + 2)) {
+        std::size_t pos = at + 2;
+        const auto number = [&](char end) {
+            long long value = 0;
+            const std::size_t from = pos;
+            for (; pos < head.size() && head[pos] >= '0' && head[pos] <= '9' && pos - from < 9; ++pos)
+                value = value * 10 + (head[pos] - '0');
+            if (pos == from || pos >= head.size() || head[pos] != end)
+                return -1LL;
+            ++pos;
+            return value;
+        };
+        if (number(',') < 0)
+            continue;
+        const long long job = number(']');
+        if (job <= 0 || pos >= head.size() || head[pos] != ',')
+            continue;
+        ++pos;
+        const long long rank = number(']');
+        if (rank >= 0)
+            return static_cast<int>(rank);
+    }
+    return -1;
+}
+
 } // namespace
 
 int rankInMessage(std::string_view m)
@@ -62,7 +91,8 @@ int rankInMessage(std::string_view m)
         if (pos > digits && pos < head.size() && head[pos] == ']')
             return rank;
     }
-    return mpichWorldRank(head);
+    const int mpich = mpichWorldRank(head);
+    return mpich >= 0 ? mpich : openMpiProcessRank(head);
 }
 
 namespace {
