@@ -15,8 +15,9 @@
 namespace rankscope {
 
 // The rank ProcessGroupNCCL names in a message ("[Rank 2] Watchdog ...", "[PG 0 (default_pg) Rank 6] ...",
-// "[PG ID 1 PG GUID 1 Rank 3] ..."), or MPICH's abort names ("Abort(1) on node 0 (rank 3 in comm 0): ..."), or
-// Open MPI's process name ("[host][[38971,1],2][btl_tcp_endpoint.c:796:...]"), -1 when it names none: a line without a rank prefix (a console without --tee) keeps it.
+// "[PG ID 1 PG GUID 1 Rank 3] ..."), or MPICH's abort names ("Abort(1) on node 0 (rank 3 in comm 0): ..."),
+// or Open MPI's process name ("[host][[38971,1],2][btl_tcp_endpoint.c:796:...]"), -1 when it names none: a
+// line without a rank prefix (a console without --tee) keeps it.
 int rankInMessage(std::string_view message);
 
 class RecordBuilder
